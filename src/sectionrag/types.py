@@ -1,0 +1,246 @@
+"""The data model: Document, Section, PageSpan, Chunk, SearchResult.
+
+All are frozen dataclasses with slots. Offsets are character offsets into
+``Document.text`` (Python ``str`` indices). Ids are deterministic hashes of
+content, never of embeddings.
+
+Section spans include the heading line: a section starts where its heading
+starts and ends where the next heading of the same or a higher level starts
+(or at the end of the text), so a parent's span contains its children.
+
+Metadata rule (the only one): document metadata is merged into each chunk's
+metadata, and the chunk's own keys win.
+"""
+
+from __future__ import annotations
+
+import bisect
+import hashlib
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from types import MappingProxyType
+from typing import Any
+
+__all__ = ["Chunk", "Document", "PageSpan", "SearchResult", "Section", "content_hash"]
+
+_EMPTY: Mapping[str, Any] = MappingProxyType({})
+
+
+def content_hash(*parts: str, length: int = 16) -> str:
+    """Return a short, stable sha256 hex digest of ``parts`` (joined with NUL)."""
+    digest = hashlib.sha256("\x00".join(parts).encode("utf-8", "surrogatepass"))
+    return digest.hexdigest()[:length]
+
+
+@dataclass(frozen=True, slots=True)
+class PageSpan:
+    """One page of a document: ``number`` (1-based) covers ``text[start:end]``."""
+
+    number: int
+    start: int
+    end: int
+
+
+@dataclass(frozen=True, slots=True)
+class Section:
+    """A heading and everything under it.
+
+    Attributes:
+        title: The heading text, whitespace-normalised.
+        level: 1 for top-level headings, 2 below them, and so on.
+        path: Titles from the root section down to this one (inclusive).
+        start: Offset where the heading starts in ``Document.text``.
+        end: Offset where the next heading of the same or higher level starts.
+        page_start: First page of the section (1-based), ``None`` without pages.
+        page_end: Last page of the section, ``None`` without pages.
+    """
+
+    title: str
+    level: int
+    path: tuple[str, ...]
+    start: int
+    end: int
+    page_start: int | None = None
+    page_end: int | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Document:
+    """A parsed source: the text every offset points into, plus its structure.
+
+    Build one with :meth:`Document.create`, which computes the id and sorts the
+    sections; the raw constructor trusts its arguments.
+    """
+
+    id: str
+    source: str
+    text: str
+    sections: tuple[Section, ...] = ()
+    pages: tuple[PageSpan, ...] = ()
+    metadata: Mapping[str, Any] = field(default_factory=lambda: _EMPTY)
+
+    @classmethod
+    def create(
+        cls,
+        text: str,
+        *,
+        source: str = "<memory>",
+        sections: Sequence[Section] = (),
+        pages: Sequence[PageSpan] = (),
+        metadata: Mapping[str, Any] | None = None,
+        id: str | None = None,  # noqa: A002 - mirrors the field name
+    ) -> Document:
+        """Create a document; ``id`` defaults to a hash of the text."""
+        if not isinstance(text, str):
+            raise TypeError(f"text must be str, not {type(text).__name__}")
+        ordered = tuple(sorted(sections, key=lambda s: (s.start, s.level)))
+        return cls(
+            id=id if id is not None else content_hash(text),
+            source=source,
+            text=text,
+            sections=ordered,
+            pages=tuple(sorted(pages, key=lambda p: p.start)),
+            metadata=MappingProxyType(dict(metadata or {})),
+        )
+
+    def section_at(self, offset: int) -> Section | None:
+        """Return the deepest section whose span contains ``offset``."""
+        best: Section | None = None
+        for section in self.sections:
+            if section.start > offset:
+                break
+            if section.start <= offset < section.end and (best is None or section.level >= best.level):
+                best = section
+        return best
+
+    def section_path_at(self, offset: int) -> tuple[str, ...]:
+        """Return the section path at ``offset`` (``()`` before the first heading)."""
+        section = self.section_at(offset)
+        return section.path if section is not None else ()
+
+    def boundaries(self) -> list[int]:
+        """Offsets where a section starts, sorted, unique, excluding 0 and len(text).
+
+        A chunk that honours sections never contains one of these strictly
+        inside its span.
+        """
+        n = len(self.text)
+        return sorted({s.start for s in self.sections if 0 < s.start < n})
+
+    def segments(self) -> list[tuple[int, int, tuple[str, ...]]]:
+        """Split the text at every section start into ``(start, end, path)`` pieces.
+
+        The pieces cover the whole text in order; each lies in exactly one
+        innermost section (``path`` is ``()`` for text before the first heading).
+        """
+        cuts = [0, *self.boundaries(), len(self.text)]
+        out: list[tuple[int, int, tuple[str, ...]]] = []
+        for start, end in zip(cuts, cuts[1:], strict=False):
+            if end > start:
+                out.append((start, end, self.section_path_at(start)))
+        return out
+
+    def pages_for(self, start: int, end: int) -> tuple[int | None, int | None]:
+        """Return the first and last page numbers overlapping ``text[start:end]``."""
+        if not self.pages:
+            return None, None
+        starts = [p.start for p in self.pages]
+        last_char = max(start, end - 1)
+        i = max(bisect.bisect_right(starts, start) - 1, 0)
+        j = max(bisect.bisect_right(starts, last_char) - 1, 0)
+        return self.pages[i].number, self.pages[j].number
+
+    def make_chunk(
+        self,
+        index: int,
+        start: int,
+        end: int,
+        *,
+        token_count: int,
+        metadata: Mapping[str, Any] | None = None,
+        context: str = "",
+    ) -> Chunk:
+        """Build the chunk covering ``text[start:end]`` with path, pages and id filled in."""
+        if not 0 <= start < end <= len(self.text):
+            raise ValueError(f"invalid chunk span [{start}, {end}) for text of length {len(self.text)}")
+        text = self.text[start:end]
+        page_start, page_end = self.pages_for(start, end)
+        merged = {**self.metadata, **(metadata or {})}
+        return Chunk(
+            id=content_hash(self.id, str(index), str(start), text),
+            doc_id=self.id,
+            index=index,
+            text=text,
+            start=start,
+            end=end,
+            token_count=token_count,
+            section_path=self.section_path_at(start),
+            page_start=page_start,
+            page_end=page_end,
+            source=self.source,
+            context=context,
+            metadata=MappingProxyType(merged),
+        )
+
+
+@dataclass(frozen=True, slots=True)
+class Chunk:
+    """A contiguous span of a document: ``document.text[start:end] == text``.
+
+    ``context`` is an optional header (document title, section path) that is
+    embedded ahead of the text but never stored as part of it; see
+    :attr:`embed_text`. ``token_count`` counts the tokens of ``embed_text``.
+    """
+
+    id: str
+    doc_id: str
+    index: int
+    text: str
+    start: int
+    end: int
+    token_count: int
+    section_path: tuple[str, ...] = ()
+    page_start: int | None = None
+    page_end: int | None = None
+    source: str = ""
+    context: str = ""
+    metadata: Mapping[str, Any] = field(default_factory=lambda: _EMPTY)
+
+    @property
+    def embed_text(self) -> str:
+        """The text given to the embedder: ``context`` (if any), a newline, then ``text``."""
+        return f"{self.context}\n{self.text}" if self.context else self.text
+
+
+@dataclass(frozen=True, slots=True)
+class SearchResult:
+    """One hit: enough to cite the source, plus a score (higher is better) and rank (1-based)."""
+
+    rank: int
+    score: float
+    text: str
+    doc_id: str
+    source: str
+    section_path: tuple[str, ...]
+    page_start: int | None
+    page_end: int | None
+    start: int
+    end: int
+    chunk_id: str = ""
+    chunk_index: int = 0
+    metadata: Mapping[str, Any] = field(default_factory=lambda: _EMPTY)
+
+    def to_dict(self) -> dict[str, Any]:
+        """Return the JSON shape of DESIGN.md's ``search --json`` results."""
+        return {
+            "rank": self.rank,
+            "score": self.score,
+            "text": self.text,
+            "doc_id": self.doc_id,
+            "source": self.source,
+            "section_path": list(self.section_path),
+            "page_start": self.page_start,
+            "page_end": self.page_end,
+            "start": self.start,
+            "end": self.end,
+        }
