@@ -1,5 +1,7 @@
 from __future__ import annotations
 
+import itertools
+
 import pytest
 
 from sectionrag import Document, PageSpan, Section
@@ -35,7 +37,7 @@ def test_section_lookup_and_segments_cover_text() -> None:
     assert doc.section_path_at(doc.text.index("alpha")) == ("A",)
     segs = doc.segments()
     assert segs[0][0] == 0 and segs[-1][1] == len(doc.text)
-    assert all(a[1] == b[0] for a, b in zip(segs, segs[1:]))
+    assert all(a[1] == b[0] for a, b in itertools.pairwise(segs))
     assert [s[2] for s in segs] == [(), ("A",), ("A", "A1"), ("B",)]
 
 

@@ -98,12 +98,15 @@ def parse(path: str | Path, **options: Any) -> Document:
     """
     from sectionrag.parsers import parse_file
 
-    return parse_file(path, **options)
+    document: Document = parse_file(path, **options)
+    return document
 
 
 def chunker(name: str, **params: Any) -> Chunker:
-    """Build a chunking strategy by name (``fixed``, ``overlap``, ``paragraph``,
-    ``sentence``, ``recursive``, ``semantic``, ``section``).
+    """Build a chunking strategy by name.
+
+    Names: ``fixed``, ``overlap``, ``paragraph``, ``sentence``, ``recursive``,
+    ``semantic``, ``section``.
 
     Raises:
         ConfigError: unknown name or invalid parameters.

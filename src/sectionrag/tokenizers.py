@@ -92,7 +92,7 @@ class HFTokenizer:
 
     def token_offsets(self, text: str) -> list[tuple[int, int]]:
         """Return ``(start, end)`` character spans of the model tokens of ``text``."""
-        return [tuple(o) for o in self._tok.encode(text, add_special_tokens=False).offsets]  # type: ignore[misc]
+        return [tuple(o) for o in self._tok.encode(text, add_special_tokens=False).offsets]
 
 
 def token_offsets(counter: object, text: str) -> list[tuple[int, int]] | None:

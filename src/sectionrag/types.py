@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import bisect
 import hashlib
+import itertools
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from types import MappingProxyType
@@ -88,7 +89,7 @@ class Document:
         sections: Sequence[Section] = (),
         pages: Sequence[PageSpan] = (),
         metadata: Mapping[str, Any] | None = None,
-        id: str | None = None,  # noqa: A002 - mirrors the field name
+        id: str | None = None,
     ) -> Document:
         """Create a document; ``id`` defaults to a hash of the text."""
         if not isinstance(text, str):
@@ -135,7 +136,7 @@ class Document:
         """
         cuts = [0, *self.boundaries(), len(self.text)]
         out: list[tuple[int, int, tuple[str, ...]]] = []
-        for start, end in zip(cuts, cuts[1:], strict=False):
+        for start, end in itertools.pairwise(cuts):
             if end > start:
                 out.append((start, end, self.section_path_at(start)))
         return out

@@ -25,3 +25,41 @@ def resolve_embedder(name: str | None, *, default: str = "bge-m3") -> Any:
     from sectionrag.embedders import get_embedder
 
     return get_embedder(name or default)
+
+
+def open_store(db: str, collection: str) -> Any:
+    """Open the LanceDB collection ``collection`` in the database directory ``db``."""
+    from sectionrag.stores import LanceDBStore
+
+    return LanceDBStore(db, collection=collection)
+
+
+def embedder_for_store(store: Any, requested: str | None, *, default: str = "bge-m3") -> Any:
+    """Pick the embedder for a collection: the requested one, else the one it records.
+
+    A collection that already exists remembers its embedder, so a user need not
+    repeat ``--embedder``; a different one is refused later by the store.
+    """
+    info = store.info()
+    if requested is None and info is not None:
+        return resolve_embedder(info.embedder)
+    return resolve_embedder(requested, default=default)
+
+
+def format_results(results: list[Any], *, width: int = 100) -> str:
+    """Render search results as a readable block of text."""
+    if not results:
+        return "no results"
+    lines = []
+    for r in results:
+        path = " > ".join(r.section_path) or "(no section)"
+        pages = ""
+        if r.page_start is not None:
+            pages = f" p.{r.page_start}" if r.page_start == r.page_end else f" pp.{r.page_start}-{r.page_end}"
+        lines.append(f"{r.rank:>2}. {r.score:.4f}  {r.source}{pages}  [{r.start}:{r.end}]")
+        lines.append(f"    § {path}")
+        snippet = " ".join(r.text.split())
+        if len(snippet) > width:
+            snippet = snippet[: width - 1].rstrip() + "…"
+        lines.append(f"    {snippet}")
+    return "\n".join(lines)

@@ -1,0 +1,69 @@
+"""``sectionrag search``: query a collection; it remembers its embedder."""
+
+from __future__ import annotations
+
+import argparse
+from typing import Any
+
+from sectionrag.cli._common import embedder_for_store, emit_json, format_results, open_store
+
+__all__ = ["register"]
+
+
+def register(sub: Any, common: argparse.ArgumentParser) -> None:
+    """Add the ``search`` command."""
+    p = sub.add_parser("search", parents=[common], help="search an index")
+    p.add_argument("query", help="the question or keywords")
+    p.add_argument("--db", required=True, help="database directory")
+    p.add_argument("--collection", default="default", help="collection name (default: %(default)s)")
+    p.add_argument("-k", type=int, default=5, help="number of results (default: %(default)s)")
+    p.add_argument("--mode", choices=("vector", "text", "hybrid"), default="vector")
+    p.add_argument(
+        "--source", action="append", default=[], metavar="NAME", help="only this document (repeatable)"
+    )
+    p.add_argument(
+        "--section", default=None, metavar="TEXT", help="only chunks under a section with this title"
+    )
+    p.add_argument("--where", default=None, metavar="EXPR", help="raw filter expression (experts)")
+    p.add_argument("--embedder", default=None, help=argparse.SUPPRESS)
+    p.set_defaults(handler=run)
+
+
+def build_where(args: argparse.Namespace) -> Any:
+    """Combine ``--source``/``--section``/``--where`` into one filter for the store."""
+    from sectionrag.errors import ConfigError
+
+    structured: dict[str, Any] = {}
+    if args.source:
+        structured["source"] = list(args.source)
+    if args.section:
+        structured["section"] = args.section
+    if args.where and structured:
+        raise ConfigError("--where cannot be combined with --source/--section; put everything in --where")
+    return args.where or structured or None
+
+
+def run(args: argparse.Namespace) -> int:
+    """Search and print ranked results."""
+    from sectionrag.errors import CollectionNotFoundError, ConfigError
+
+    if args.k < 1:
+        raise ConfigError(f"-k must be at least 1, got {args.k}")
+    store = open_store(args.db, args.collection)
+    info = store.info()
+    if info is None:
+        raise CollectionNotFoundError(
+            f"collection {args.collection!r} does not exist in {args.db}; index documents first "
+            f"with `sectionrag index PATH --db {args.db}`"
+        )
+    where = build_where(args)
+    vector = None
+    if args.mode != "text":
+        embedder = embedder_for_store(store, args.embedder)
+        vector = embedder.embed_query(args.query)
+    results = store.search(query_vector=vector, query_text=args.query, k=args.k, where=where, mode=args.mode)
+    if args.json:
+        emit_json({"results": [r.to_dict() for r in results]})
+    else:
+        print(format_results(results))
+    return 0
