@@ -1,0 +1,114 @@
+"""Turning a flat list of headings into nested :class:`Section` spans."""
+
+from __future__ import annotations
+
+import bisect
+from collections.abc import Hashable, Sequence
+from dataclasses import dataclass
+
+from sectionrag.types import PageSpan, Section
+
+__all__ = ["Heading", "build_sections", "nest_levels", "normalize_title"]
+
+
+@dataclass(frozen=True, slots=True)
+class Heading:
+    """A heading found in the text.
+
+    Attributes:
+        start: Offset of the heading line in the text.
+        rank: Nesting rank; a heading closes every open heading of rank >= its own.
+        title: The heading text.
+    """
+
+    start: int
+    rank: int
+    title: str
+
+
+def normalize_title(title: str) -> str:
+    """Collapse runs of whitespace to one space and strip the ends."""
+    return " ".join(title.split())
+
+
+def build_sections(
+    headings: Sequence[Heading], text_length: int, pages: Sequence[PageSpan] = ()
+) -> list[Section]:
+    """Build sections from headings sorted by ``start``.
+
+    A section starts at its heading and ends where the next heading of the same
+    or a lower rank starts (or at ``text_length``). ``level`` is the depth in
+    the resulting tree (``len(path)``), so skipped ranks (an H1 followed by an
+    H3) do not leave holes.
+    """
+    page_starts = [p.start for p in pages]
+    stack: list[tuple[Heading, tuple[str, ...]]] = []
+    open_items: list[tuple[Heading, tuple[str, ...], int]] = []
+    ends: dict[int, int] = {}
+    for index, heading in enumerate(headings):
+        while stack and stack[-1][0].rank >= heading.rank:
+            stack.pop()
+        path = (*stack[-1][1], heading.title) if stack else (heading.title,)
+        stack.append((heading, path))
+        open_items.append((heading, path, index))
+    # End of each heading: the next heading (later in order) whose rank <= its rank.
+    pending: list[tuple[int, int]] = []  # (rank, index) of headings still open
+    for index, heading in enumerate(headings):
+        while pending and pending[-1][0] >= heading.rank:
+            _, closed = pending.pop()
+            ends[closed] = heading.start
+        pending.append((heading.rank, index))
+    sections: list[Section] = []
+    for heading, path, index in open_items:
+        end = ends.get(index, text_length)
+        page_start = page_end = None
+        if pages:
+            i = max(bisect.bisect_right(page_starts, heading.start) - 1, 0)
+            j = max(bisect.bisect_right(page_starts, max(heading.start, end - 1)) - 1, 0)
+            page_start, page_end = pages[i].number, pages[j].number
+        sections.append(
+            Section(
+                title=heading.title,
+                level=len(path),
+                path=path,
+                start=heading.start,
+                end=end,
+                page_start=page_start,
+                page_end=page_end,
+            )
+        )
+    return sections
+
+
+def nest_levels(keys: Sequence[tuple[Hashable, int | None]]) -> list[int]:
+    """Assign nesting ranks to a sequence of heading styles, in document order.
+
+    Each key is ``(style, order)``: ``order`` is a known precedence (smaller is
+    higher, e.g. ``PART`` before ``Item``, ``1.`` before ``1.2``) or ``None``
+    for a style known only by its look. A style seen again returns to the
+    level it has in the open stack; a new style nests under the open ones,
+    except that a known order first closes every open style of equal or lower
+    precedence.
+
+    Returns:
+        One rank per key (1 = top).
+    """
+    stack: list[tuple[Hashable, int | None]] = []
+    ranks: list[int] = []
+    for style, order in keys:
+        cut = None
+        if order is not None:
+            for i, (_, other) in enumerate(stack):
+                if other is not None and other >= order:
+                    cut = i
+                    break
+        if cut is None:
+            for i, (other_style, _) in enumerate(stack):
+                if other_style == style:
+                    cut = i
+                    break
+        if cut is not None:
+            del stack[cut:]
+        stack.append((style, order))
+        ranks.append(len(stack))
+    return ranks

@@ -1,0 +1,177 @@
+"""Heading heuristics shared by the plain-text and PDF parsers.
+
+A line is a heading candidate when it carries a numbering pattern (``PART II``,
+``Chapter 3``, ``Appendix A``, ``Item 1A.``, ``1.2.3``, ``IV.``, ``III-A``) or
+is a short all-caps line. :func:`classify` returns the style of a line; the
+parsers add their own evidence (blank lines around it in text, font size and
+weight in PDFs) before calling it a heading.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+__all__ = [
+    "HeadingStyle",
+    "classify",
+    "has_trailing_page_number",
+    "is_all_caps",
+    "is_toc_line",
+    "looks_like_sentence",
+    "normalize_for_match",
+]
+
+
+@dataclass(frozen=True, slots=True)
+class HeadingStyle:
+    """What a heading's numbering says about it.
+
+    Attributes:
+        kind: ``part``, ``chapter``, ``appendix``, ``article``, ``item``,
+            ``section``, ``num``, ``alnum``, ``roman``, ``roman-alpha``,
+            ``alpha`` or ``caps``.
+        order: Known precedence (smaller is higher) or ``None`` for a style
+            known only by its look.
+        depth: Numbering depth (``1.2.3`` is 3); 1 for unnumbered styles.
+        label: The numbering itself (``1.2``, ``Item 1A``), empty for ``caps``.
+        rest: The title after the numbering.
+    """
+
+    kind: str
+    order: int | None
+    depth: int
+    label: str
+    rest: str
+
+
+_ROMAN = r"(?:M{0,3}(?:CM|CD|D?C{0,3})(?:XC|XL|L?X{0,3})(?:IX|IV|V?I{0,3}))"
+_SEP = r"(?:[.:)]|\s*[-\u2013\u2014:]\s*)?"
+
+_PATTERNS: tuple[tuple[str, int | None, re.Pattern[str]], ...] = (
+    (
+        "part",
+        0,
+        re.compile(rf"^(?P<label>(?:PART|Part)\s+(?:{_ROMAN}|\d{{1,2}}|[A-Z]))\b{_SEP}\s*(?P<rest>.*)$"),
+    ),
+    (
+        "chapter",
+        1,
+        re.compile(
+            rf"^(?P<label>(?:CHAPTER|Chapter)\s+(?:\d{{1,3}}|{_ROMAN}|[A-Z][a-z]+))\b{_SEP}\s*(?P<rest>.*)$"
+        ),
+    ),
+    (
+        "appendix",
+        1,
+        re.compile(
+            rf"^(?P<label>(?:APPENDIX|Appendix|ANNEX|Annex)(?:\s+(?:[A-Z]|\d{{1,2}}|{_ROMAN}))?)\b{_SEP}\s*(?P<rest>.*)$"
+        ),
+    ),
+    (
+        "article",
+        1,
+        re.compile(rf"^(?P<label>(?:ARTICLE|Article)\s+(?:\d{{1,3}}|{_ROMAN}))\b{_SEP}\s*(?P<rest>.*)$"),
+    ),
+    (
+        "item",
+        2,
+        re.compile(r"^(?P<label>(?:ITEM|Item)\s+\d{1,2}[A-Z]?)(?:\.|:|\s*[-\u2013\u2014])?\s*(?P<rest>.*)$"),
+    ),
+    (
+        "section",
+        3,
+        re.compile(r"^(?P<label>(?:SECTION|Section)\s+\d{1,3}(?:\.\d{1,3})*)\.?\s+(?P<rest>\S.*)$"),
+    ),
+    ("roman-alpha", 11, re.compile(rf"^(?P<label>{_ROMAN}-[A-Z](?:\d{{1,2}})?)\.?\s+(?P<rest>\S.*)$")),
+    ("num", None, re.compile(r"^(?P<label>\d{1,3}(?:\.\d{1,3}){0,5})\.?\s+(?P<rest>\S.*)$")),
+    ("alnum", None, re.compile(r"^(?P<label>[A-Z](?:\.\d{1,3}){1,5})\.?\s+(?P<rest>\S.*)$")),
+    ("roman", 10, re.compile(rf"^(?P<label>(?=[IVXLC])(?:{_ROMAN}))\.\s+(?P<rest>\S.*)$")),
+    ("alpha", None, re.compile(r"^(?P<label>[A-Z])\.\s+(?P<rest>\S.*)$")),
+)
+
+_TOC_LEADER = re.compile(r"(?:\.\s?){4,}|(?:_\s?){4,}|(?:\u2026\s?){2,}|(?:\u00b7\s?){4,}")
+_TRAILING_PAGE = re.compile(r"\S\s+(?:\d{1,4}|(?=[ivxlc])(?:x{0,3})(?:ix|iv|v?i{0,3}))$")
+
+
+def classify(line: str) -> HeadingStyle | None:
+    """Return the numbering style of ``line`` (stripped), or ``None`` if it has none.
+
+    All-caps lines without numbering come back as ``caps``.
+    """
+    line = line.strip()
+    if not line:
+        return None
+    for kind, order, pattern in _PATTERNS:
+        m = pattern.match(line)
+        if m is None:
+            continue
+        label = m.group("label")
+        rest = m.group("rest").strip()
+        if kind in ("num", "alnum"):
+            depth = label.count(".") + 1
+            return HeadingStyle(kind, 10 + depth, depth, label, rest)
+        if kind == "section":
+            depth = label.count(".") + 1
+            return HeadingStyle(kind, order, depth, label, rest)
+        if kind == "roman-alpha":
+            return HeadingStyle(kind, order, 2, label, rest)
+        return HeadingStyle(kind, order, 1, label, rest)
+    if is_all_caps(line):
+        return HeadingStyle("caps", None, 1, "", line)
+    return None
+
+
+def is_all_caps(line: str) -> bool:
+    """Tell whether a line's letters (at least three) are all upper case."""
+    letters = [c for c in line if c.isalpha()]
+    return len(letters) >= 3 and all(c.isupper() for c in letters)
+
+
+def is_toc_line(line: str) -> bool:
+    """Tell whether a line is a table-of-contents entry (dotted leaders)."""
+    stripped = line.strip()
+    return bool(_TOC_LEADER.search(stripped))
+
+
+def has_trailing_page_number(rest: str) -> bool:
+    """Tell whether a title ends in a bare page number (``Risk Factors 12``)."""
+    return bool(_TRAILING_PAGE.search(rest.strip()))
+
+
+def looks_like_sentence(text: str, *, max_words: int = 14) -> bool:
+    """Tell whether ``text`` reads like prose rather than a title.
+
+    Prose ends in sentence punctuation, runs long, or starts in lower case.
+    """
+    stripped = text.strip()
+    if not stripped:
+        return False
+    if len(stripped.split()) > max_words:
+        return True
+    if stripped[-1] in ",;" or (stripped[-1] in ".!?" and not stripped.endswith("..")):
+        return True
+    first = next((c for c in stripped if c.isalpha()), "")
+    return bool(first) and first.islower()
+
+
+_NORM_NUMBER = re.compile(
+    rf"^(?:(?:part|chapter|appendix|annex|article|item|section)\s+)?"
+    rf"(?:\d{{1,3}}(?:\.\d{{1,3}})*|[a-z](?:\.\d{{1,3}})*|{_ROMAN.lower()}(?:-[a-z])?)?[.:)]?\s+",
+)
+
+
+def normalize_for_match(title: str) -> str:
+    """Normalise a title for comparing headings with outline entries.
+
+    Lower case, ligatures and quotes folded, numbering prefix and punctuation
+    removed, whitespace collapsed.
+    """
+    import unicodedata
+
+    text = unicodedata.normalize("NFKC", title).lower()
+    text = text.replace("\u2019", "'").replace("\u2018", "'").replace("\u201c", '"').replace("\u201d", '"')
+    text = " ".join(text.split())
+    text = _NORM_NUMBER.sub("", text + " ", count=1).strip() if _NORM_NUMBER.match(text + " ") else text
+    text = re.sub(r"[^\w\s]", " ", text)
+    return " ".join(text.split())

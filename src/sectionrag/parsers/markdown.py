@@ -1,0 +1,274 @@
+"""Markdown parser: ATX and setext headings, code fences, YAML front matter."""
+
+from __future__ import annotations
+
+import os
+import re
+from typing import Any
+
+from sectionrag.parsers._sections import Heading, build_sections, normalize_title
+from sectionrag.parsers._source import decode_text, read_source, require_text
+from sectionrag.types import Document
+
+__all__ = ["MarkdownParser", "clean_inline", "find_markdown_headings", "parse_front_matter"]
+
+_ATX = re.compile(r"^ {0,3}(#{1,6})(?=[ \t]|$)(.*)$")
+_ATX_CLOSE = re.compile(r"(?:^|[ \t]+)#+[ \t]*$")
+_SETEXT = re.compile(r"^ {0,3}(=+|-+)[ \t]*$")
+_FENCE = re.compile(r"^( {0,3})(`{3,}|~{3,})(.*)$")
+_THEMATIC = re.compile(r"^ {0,3}(?:(?:\*[ \t]*){3,}|(?:-[ \t]*){3,}|(?:_[ \t]*){3,})$")
+_BLOCK_START = re.compile(r"^ {0,3}(?:[-+*](?:[ \t]|$)|\d{1,9}[.)](?:[ \t]|$)|>|\||<)")
+_HTML_COMMENT_OPEN = re.compile(r"^ {0,3}<!--")
+
+
+class MarkdownParser:
+    """Parse Markdown; ``Document.text`` is the decoded file with LF newlines.
+
+    Sections come from ATX (``# Title``) and setext (``Title`` over ``===``)
+    headings; headings inside fenced code blocks (```` ``` ```` or ``~~~``) and
+    HTML comments are ignored. YAML front matter becomes document metadata;
+    ``metadata["title"]`` is the front matter's title or the first H1.
+    """
+
+    def parse(self, source: str | os.PathLike[str] | bytes, *, name: str | None = None) -> Document:
+        """Parse a path or bytes into a :class:`Document`.
+
+        Raises:
+            ParseError: the file is missing, binary, empty or whitespace only.
+        """
+        raw = read_source(source, name)
+        text, encoding = decode_text(raw.data, raw.name)
+        require_text(text, raw.name)
+        return self.parse_text(text, source=raw.name, metadata={"format": "markdown", "encoding": encoding})
+
+    def parse_text(
+        self, text: str, *, source: str = "<memory>", metadata: dict[str, Any] | None = None
+    ) -> Document:
+        """Build a :class:`Document` from already decoded Markdown."""
+        meta: dict[str, Any] = dict(metadata or {"format": "markdown"})
+        front, body_start = parse_front_matter(text)
+        meta.update(front)
+        found = find_markdown_headings(text, body_start)
+        if "title" not in meta:
+            first_h1 = next((title for _, level, title in found if level == 1), None)
+            if first_h1 is not None:
+                meta["title"] = first_h1
+        headings = [Heading(start, level, title) for start, level, title in found]
+        sections = build_sections(headings, len(text))
+        return Document.create(text, source=source, sections=sections, metadata=meta)
+
+
+def find_markdown_headings(text: str, start: int = 0) -> list[tuple[int, int, str]]:
+    """Return ``(offset, level, title)`` for each heading of ``text`` from ``start`` on.
+
+    ``level`` is the Markdown level (1-6); offsets are where the heading's
+    first line starts (for setext headings, the first line of the paragraph).
+    """
+    out: list[tuple[int, int, str]] = []
+    fence: tuple[str, int] | None = None  # (char, length) of the open fence
+    in_comment = False
+    para_start = -1  # offset of the current paragraph's first line, -1 if none
+    para_ok = False  # the paragraph can become a setext heading
+    para_lines: list[str] = []
+    offset = 0
+    for line in text.split("\n"):
+        line_start = offset
+        offset += len(line) + 1
+        if line_start < start:
+            continue
+        if fence is not None:
+            m = _FENCE.match(line)
+            if m and m.group(2)[0] == fence[0] and len(m.group(2)) >= fence[1] and not m.group(3).strip():
+                fence = None
+            continue
+        if in_comment:
+            if "-->" in line:
+                in_comment = False
+            continue
+        if not line.strip():
+            para_start, para_lines = -1, []
+            continue
+        m = _FENCE.match(line)
+        if m and not (m.group(2)[0] == "`" and "`" in m.group(3)):
+            fence = (m.group(2)[0], len(m.group(2)))
+            para_start, para_lines = -1, []
+            continue
+        if _HTML_COMMENT_OPEN.match(line) and para_start < 0:
+            if "-->" not in line[line.index("<!--") + 4 :]:
+                in_comment = True
+            continue
+        m = _ATX.match(line)
+        if m:
+            content = _ATX_CLOSE.sub("", m.group(2).strip()).strip()
+            title = clean_inline(content)
+            if title:
+                out.append((line_start, len(m.group(1)), title))
+            para_start, para_lines = -1, []
+            continue
+        m = _SETEXT.match(line)
+        if m and para_start >= 0 and para_ok:
+            title = clean_inline(" ".join(p.strip() for p in para_lines))
+            if title:
+                out.append((para_start, 1 if m.group(1)[0] == "=" else 2, title))
+            para_start, para_lines = -1, []
+            continue
+        if _THEMATIC.match(line):
+            para_start, para_lines = -1, []
+            continue
+        if para_start < 0:
+            indented = line.startswith(("    ", "\t"))
+            para_start, para_ok = line_start, not indented and not _BLOCK_START.match(line)
+            para_lines = [line]
+            if indented:  # indented code: not a paragraph at all
+                para_start = -1
+        else:
+            para_lines.append(line)
+            if _BLOCK_START.match(line):
+                para_ok = False
+    return out
+
+
+_LINK = re.compile(r"!?\[([^\]]*)\]\([^)]*\)")
+_REF_LINK = re.compile(r"!?\[([^\]]*)\]\[[^\]]*\]")
+_CODE = re.compile(r"`+([^`]*)`+")
+_STRONG = re.compile(r"(\*\*|__)(?=\S)(.+?)(?<=\S)\1")
+_EMPH = re.compile(r"(?<![\w*])([*_])(?=\S)([^*_]+?)(?<=\S)\1(?![\w*])")
+_TAG = re.compile(r"</?[A-Za-z][^>]*>")
+_ATTRS = re.compile(r"\s*\{[#.][^}]*\}\s*$")
+_ESCAPE = re.compile(r"\\([!-/:-@\[-`{-~])")
+
+
+def clean_inline(text: str) -> str:
+    """Strip inline Markdown (links, emphasis, code, tags) from a heading's text."""
+    text = _ATTRS.sub("", text)
+    text = _LINK.sub(r"\1", text)
+    text = _REF_LINK.sub(r"\1", text)
+    text = _CODE.sub(r"\1", text)
+    text = _STRONG.sub(r"\2", text)
+    text = _EMPH.sub(r"\2", text)
+    text = _TAG.sub("", text)
+    text = _ESCAPE.sub(r"\1", text)
+    return normalize_title(text)
+
+
+_FM_OPEN = re.compile(r"^---[ \t]*$")
+_FM_CLOSE = re.compile(r"^(?:---|\.\.\.)[ \t]*$")
+
+
+def parse_front_matter(text: str) -> tuple[dict[str, Any], int]:
+    """Parse YAML front matter at the very start of ``text``.
+
+    Only the simple subset is understood (``key: value``, inline ``[a, b]``
+    lists, ``- item`` lists, one level of nested ``key: value``); that keeps
+    the result the same whether or not PyYAML is installed.
+
+    Returns:
+        ``(metadata, body_start)``: the parsed keys and the offset just after
+        the closing ``---`` (0 when there is no front matter).
+    """
+    first_nl = text.find("\n")
+    if first_nl < 0 or not _FM_OPEN.match(text[:first_nl]):
+        return {}, 0
+    offset = first_nl + 1
+    body: list[str] = []
+    for line in text[offset:].split("\n"):
+        offset += len(line) + 1
+        if _FM_CLOSE.match(line):
+            return _parse_simple_yaml(body), min(offset, len(text))
+        body.append(line)
+    return {}, 0
+
+
+def _scalar(value: str) -> Any:
+    value = value.strip()
+    if len(value) >= 2 and value[0] == value[-1] and value[0] in "'\"":
+        return value[1:-1]
+    if value.startswith("[") and value.endswith("]"):
+        inner = value[1:-1].strip()
+        return [_scalar(v) for v in _split_flow(inner)] if inner else []
+    lowered = value.lower()
+    if lowered in ("true", "yes"):
+        return True
+    if lowered in ("false", "no"):
+        return False
+    if lowered in ("null", "~", ""):
+        return None
+    if re.fullmatch(r"[-+]?\d+", value):
+        return int(value)
+    if re.fullmatch(r"[-+]?\d*\.\d+(?:[eE][-+]?\d+)?", value):
+        return float(value)
+    return value
+
+
+def _split_flow(inner: str) -> list[str]:
+    parts: list[str] = []
+    current: list[str] = []
+    quote = ""
+    for ch in inner:
+        if quote:
+            current.append(ch)
+            if ch == quote:
+                quote = ""
+        elif ch in "'\"":
+            quote = ch
+            current.append(ch)
+        elif ch == ",":
+            parts.append("".join(current))
+            current = []
+        else:
+            current.append(ch)
+    parts.append("".join(current))
+    return [p.strip() for p in parts if p.strip()]
+
+
+def _strip_comment(line: str) -> str:
+    if "#" not in line:
+        return line
+    out: list[str] = []
+    quote = ""
+    for i, ch in enumerate(line):
+        if quote:
+            if ch == quote:
+                quote = ""
+        elif ch in "'\"":
+            quote = ch
+        elif ch == "#" and (i == 0 or line[i - 1] in " \t"):
+            break
+        out.append(ch)
+    return "".join(out)
+
+
+def _parse_simple_yaml(lines: list[str]) -> dict[str, Any]:
+    result: dict[str, Any] = {}
+    key: str | None = None
+    for raw in lines:
+        line = _strip_comment(raw).rstrip()
+        if not line.strip():
+            continue
+        indent = len(line) - len(line.lstrip())
+        stripped = line.strip()
+        if indent == 0 and ":" in stripped and not stripped.startswith("- "):
+            key, _, value = stripped.partition(":")
+            key = key.strip().strip("'\"")
+            result[key] = _scalar(value) if value.strip() else None
+            continue
+        if key is None:
+            continue
+        if stripped.startswith("- ") or stripped == "-":
+            current = result.get(key)
+            if not isinstance(current, list):
+                current = []
+                result[key] = current
+            current.append(_scalar(stripped[1:]))
+        elif ":" in stripped:
+            sub_key, _, value = stripped.partition(":")
+            current_map = result.get(key)
+            if not isinstance(current_map, dict):
+                current_map = {}
+                result[key] = current_map
+            current_map[sub_key.strip().strip("'\"")] = _scalar(value)
+        elif isinstance(result.get(key), str):
+            result[key] = f"{result[key]} {stripped}"
+        elif result.get(key) is None:
+            result[key] = stripped
+    return result

@@ -1,0 +1,142 @@
+"""Plain-text parser: the file's own text, with obvious headings detected conservatively."""
+
+from __future__ import annotations
+
+import os
+import re
+
+from sectionrag.parsers._sections import Heading, build_sections, nest_levels, normalize_title
+from sectionrag.parsers._source import decode_text, read_source, require_text
+from sectionrag.parsers.headings import (
+    classify,
+    has_trailing_page_number,
+    is_toc_line,
+    looks_like_sentence,
+)
+from sectionrag.types import Document
+
+__all__ = ["TextParser", "find_text_headings"]
+
+_UNDERLINE = re.compile(r"^\s{0,3}([=\-~*])\1{2,}\s*$")
+_STRONG = frozenset({"part", "chapter", "appendix", "article", "item"})
+
+
+class TextParser:
+    """Parse plain text; ``Document.text`` is the decoded file with LF newlines.
+
+    Headings are detected only where they are obvious: numbered headings
+    (``1.``, ``1.2``, ``Item 1A.``, ``PART II``, ``Chapter 3``), short all-caps
+    lines set off by blank lines, and lines underlined with ``===``/``---``.
+    """
+
+    def parse(self, source: str | os.PathLike[str] | bytes, *, name: str | None = None) -> Document:
+        """Parse a path or bytes into a :class:`Document`.
+
+        Raises:
+            ParseError: the file is missing, binary, empty or whitespace only.
+        """
+        raw = read_source(source, name)
+        text, encoding = decode_text(raw.data, raw.name)
+        require_text(text, raw.name)
+        return self.parse_text(text, source=raw.name, metadata={"format": "text", "encoding": encoding})
+
+    def parse_text(
+        self, text: str, *, source: str = "<memory>", metadata: dict[str, object] | None = None
+    ) -> Document:
+        """Build a :class:`Document` from already decoded text."""
+        headings = find_text_headings(text)
+        sections = build_sections(headings, len(text))
+        return Document.create(
+            text, source=source, sections=sections, metadata=metadata or {"format": "text"}
+        )
+
+
+def _lines(text: str) -> list[tuple[int, str]]:
+    out: list[tuple[int, str]] = []
+    offset = 0
+    for line in text.split("\n"):
+        out.append((offset, line))
+        offset += len(line) + 1
+    return out
+
+
+def find_text_headings(text: str) -> list[Heading]:
+    """Return the headings of plain ``text``, in order, with nesting ranks."""
+    lines = _lines(text)
+    n = len(lines)
+
+    def blank(i: int) -> bool:
+        return i < 0 or i >= n or not lines[i][1].strip()
+
+    # Lines inside a run of consecutive heading-like lines are a table of contents.
+    tocish = [False] * n
+    i = 0
+    while i < n:
+        if blank(i):
+            i += 1
+            continue
+        j = i
+        while j < n and not blank(j):
+            j += 1
+        run = range(i, j)
+        numbered = sum(
+            1
+            for k in run
+            if is_toc_line(lines[k][1])
+            or ((s := classify(lines[k][1])) is not None and s.kind not in ("caps",))
+        )
+        if j - i >= 3 and numbered >= 3:
+            for k in run:
+                tocish[k] = True
+        i = j
+
+    found: list[tuple[int, str, tuple[object, int | None]]] = []
+    skip_next = False
+    for i, (offset, line) in enumerate(lines):
+        if skip_next:
+            skip_next = False
+            continue
+        stripped = line.strip()
+        if not stripped or tocish[i] or len(stripped) > 100:
+            continue
+        # Underlined title: "Title\n=====".
+        m = _UNDERLINE.match(lines[i + 1][1]) if i + 1 < n and blank(i - 1) else None
+        if (
+            m is not None
+            and not _UNDERLINE.match(line)
+            and len(lines[i + 1][1].strip()) >= max(3, len(stripped) // 2)
+            and not looks_like_sentence(stripped, max_words=12)
+        ):
+            found.append((offset, stripped, (("underline", m.group(1)), None)))
+            skip_next = True
+            continue
+        if not blank(i - 1) or is_toc_line(stripped):
+            continue
+        style = classify(stripped)
+        if style is None or style.kind == "alpha":
+            continue
+        indent = len(line) - len(line.lstrip())
+        if style.kind in _STRONG:
+            if indent > 8 or (
+                style.rest and (looks_like_sentence(style.rest) or has_trailing_page_number(style.rest))
+            ):
+                continue
+        elif style.kind == "caps":
+            words = stripped.split()
+            if not blank(i + 1) or len(words) > 10 or stripped[-1] in ",;:" or len(stripped) < 3:
+                continue
+        else:
+            if (
+                indent > 4
+                or not blank(i + 1)
+                or not style.rest
+                or looks_like_sentence(style.rest, max_words=12)
+            ):
+                continue
+            if has_trailing_page_number(style.rest) or not style.rest[0].isupper():
+                continue
+        key: object = (style.kind, style.depth) if style.kind in ("num", "alnum", "section") else style.kind
+        found.append((offset, normalize_title(stripped), (key, style.order)))
+
+    ranks = nest_levels([k for _, _, k in found])
+    return [Heading(start, rank, title) for (start, title, _), rank in zip(found, ranks, strict=True)]
