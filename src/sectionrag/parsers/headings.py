@@ -139,10 +139,11 @@ def has_trailing_page_number(rest: str) -> bool:
     return bool(_TRAILING_PAGE.search(rest.strip()))
 
 
-def looks_like_sentence(text: str, *, max_words: int = 14) -> bool:
+def looks_like_sentence(text: str, *, max_words: int = 14, allow_lower: bool = False) -> bool:
     """Tell whether ``text`` reads like prose rather than a title.
 
-    Prose ends in sentence punctuation, runs long, or starts in lower case.
+    Prose ends in sentence punctuation, runs long, or (unless ``allow_lower``)
+    starts in lower case.
     """
     stripped = text.strip()
     if not stripped:
@@ -152,7 +153,7 @@ def looks_like_sentence(text: str, *, max_words: int = 14) -> bool:
     if stripped[-1] in ",;" or (stripped[-1] in ".!?" and not stripped.endswith("..")):
         return True
     first = next((c for c in stripped if c.isalpha()), "")
-    return bool(first) and first.islower()
+    return not allow_lower and bool(first) and first.islower()
 
 
 _NORM_NUMBER = re.compile(

@@ -1,0 +1,680 @@
+"""PDF parser: reading-order text with page spans, and sections with real depth.
+
+Text comes from pypdfium2 (fast, permissively licensed), page by page. On
+each page, lines are put in reading order (two-column pages column by
+column), running headers, footers and page numbers that repeat across pages
+are dropped, hyphenated line breaks are rejoined, and table rows are written
+as cells separated by ``" | "``.
+
+Sections come from the PDF outline (bookmarks) when the file has one and
+``use_outline`` is true; otherwise, and to place outline entries in the text,
+headings are detected from the page itself: font size relative to the body
+text, weight, numbering (``1.2.3``, ``Item 1A.``, ``PART II``, ``Chapter 3``,
+``Appendix A``, roman numerals) and spacing. Levels come from ranking the
+heading styles and from the depth of the numbering.
+"""
+
+from __future__ import annotations
+
+import logging
+import os
+import re
+import statistics
+import unicodedata
+from collections import Counter
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from sectionrag.errors import MissingDependencyError, ParseError
+from sectionrag.parsers._pdfium import PdfLine, extract_page_lines
+from sectionrag.parsers._sections import Heading, build_sections, normalize_title
+from sectionrag.parsers.headings import classify, is_toc_line, looks_like_sentence, normalize_for_match
+from sectionrag.types import Document, PageSpan
+
+__all__ = ["PdfParser"]
+
+logger = logging.getLogger(__name__)
+
+_LIGATURES = {
+    "\ufb00": "ff",
+    "\ufb01": "fi",
+    "\ufb02": "fl",
+    "\ufb03": "ffi",
+    "\ufb04": "ffl",
+    "\ufb05": "st",
+    "\ufb06": "st",
+}
+_SPACES = re.compile(r"[\u00a0\u1680\u2000-\u200a\u202f\u205f\u3000\t\f\v]")
+_DROP = re.compile(r"[\u0000-\u0008\u000b\u000e-\u001f\u00ad\u200b-\u200d\u2060\ufeff\ufffe\uffff]")
+_MULTISPACE = re.compile(r" {2,}")
+_PAGE_NUMBER = re.compile(
+    r"^(?:page\s+)?[-\u2013\u2014(\[]?\s*(?:\d{1,4}|[ivxlcdm]{1,7})\s*[-\u2013\u2014)\]]?"
+    r"(?:\s*(?:of|/)\s*\d{1,4})?$",
+    re.IGNORECASE,
+)
+_DIGITS = re.compile(r"\d+")
+_HYPHEN_END = re.compile(r"[A-Za-z\u00c0-\u024f][-\u2010\u00ad\x02]$")
+
+
+def _clean(text: str) -> str:
+    """Normalise ligatures, odd spaces and control characters in one line."""
+    if any(ch in text for ch in _LIGATURES):
+        text = "".join(_LIGATURES.get(ch, ch) for ch in text)
+    text = _SPACES.sub(" ", text)
+    text = _DROP.sub("", text.replace("\x02", "-"))
+    return _MULTISPACE.sub(" ", text).strip()
+
+
+@dataclass(slots=True)
+class _Candidate:
+    """A heading found on a page, before levels are assigned."""
+
+    lines: list[PdfLine]
+    title: str
+    size: float
+    bold: bool
+    order: int  # numbering precedence (smaller is higher)
+    numbered: bool
+    page: int
+    index: int  # position of its first line in the page's ordered lines
+
+
+class PdfParser:
+    """Parse PDFs into a :class:`~sectionrag.types.Document` with pages and sections.
+
+    Args:
+        use_outline: Take sections from the PDF's bookmarks when it has them
+            (headings found on the pages still place them in the text).
+        remove_headers: Drop running headers, footers and page numbers.
+        password: Password for an encrypted PDF.
+    """
+
+    def __init__(self, *, use_outline: bool = True, remove_headers: bool = True, password: str | None = None):
+        self.use_outline = use_outline
+        self.remove_headers = remove_headers
+        self.password = password
+
+    def parse(self, source: str | os.PathLike[str] | bytes, *, name: str | None = None) -> Document:
+        """Parse a PDF path or its bytes.
+
+        Raises:
+            ParseError: the file is missing, not a PDF, corrupt, encrypted,
+                has no pages, or has no text layer (a scan: run OCR first).
+            MissingDependencyError: pypdfium2 is not installed.
+        """
+        try:
+            import pypdfium2 as pdfium
+        except ImportError as e:  # pragma: no cover - pypdfium2 comes with pdfplumber
+            raise MissingDependencyError(
+                "PDF parsing needs pypdfium2 (installed with pdfplumber): pip install pdfplumber"
+            ) from e
+        label, opened = self._open(pdfium, source, name)
+        pdf = opened
+        try:
+            page_count = len(pdf)
+            if page_count == 0:
+                raise ParseError(f"{label}: the PDF has no pages", source=label)
+            pages_lines: list[list[PdfLine]] = []
+            failed: list[int] = []
+            for index in range(page_count):
+                try:
+                    page = pdf[index]
+                except Exception as e:  # pdfium raises its own error type for broken pages
+                    logger.warning("%s: page %d cannot be read (%s)", label, index + 1, e)
+                    failed.append(index + 1)
+                    pages_lines.append([])
+                    continue
+                try:
+                    pages_lines.append(extract_page_lines(page, index))
+                finally:
+                    page.close()
+            outline = self._read_outline(pdf) if self.use_outline else []
+            metadata = self._metadata(pdf)
+        finally:
+            pdf.close()
+        if len(failed) == page_count:
+            raise ParseError(f"{label}: no page of the PDF can be read (corrupt file?)", source=label)
+        if not any(pages_lines):
+            raise ParseError(
+                f"{label}: the PDF has no text layer ({page_count} page(s), probably scanned images); "
+                "run OCR first (for example `ocrmypdf in.pdf out.pdf`) and parse the result",
+                source=label,
+            )
+        if failed:
+            metadata["unreadable_pages"] = failed
+        return self._build(pages_lines, outline, label, metadata)
+
+    # ----------------------------------------------------------------- opening
+
+    def _open(self, pdfium: Any, source: str | os.PathLike[str] | bytes, name: str | None) -> tuple[str, Any]:
+        if isinstance(source, (bytes, bytearray, memoryview)):
+            data: Any = bytes(source)
+            label = name or "<bytes>"
+            head = data[:1024]
+        elif isinstance(source, (str, os.PathLike)):
+            path = Path(source)
+            label = name or str(path)
+            if not path.exists():
+                raise ParseError(f"{label}: no such file", source=label)
+            if path.is_dir():
+                raise ParseError(f"{label}: is a directory, not a file", source=label)
+            try:
+                with path.open("rb") as fh:
+                    head = fh.read(1024)
+            except OSError as e:
+                raise ParseError(f"{label}: cannot read file ({e.strerror or e})", source=label) from e
+            data = str(path)
+        else:
+            raise TypeError(f"source must be a path or bytes, not {type(source).__name__}")
+        if not head:
+            raise ParseError(f"{label}: file is empty (0 bytes)", source=label)
+        if b"%PDF-" not in head:
+            raise ParseError(f"{label}: not a PDF (no %PDF- header); the file may be corrupt", source=label)
+        try:
+            pdf = pdfium.PdfDocument(data, password=self.password)
+        except pdfium.PdfiumError as e:
+            message = str(e)
+            if "password" in message.lower():
+                hint = "wrong password" if self.password else "pass password=... to parse it"
+                raise ParseError(f"{label}: the PDF is encrypted ({hint})", source=label) from e
+            raise ParseError(f"{label}: corrupt or unreadable PDF ({message})", source=label) from e
+        return label, pdf
+
+    @staticmethod
+    def _metadata(pdf: Any) -> dict[str, Any]:
+        meta: dict[str, Any] = {"format": "pdf", "page_count": len(pdf)}
+        try:
+            info = pdf.get_metadata_dict(skip_empty=True)
+        except Exception:  # pragma: no cover - metadata is optional
+            info = {}
+        for key in ("Title", "Author", "Subject", "Producer", "Creator"):
+            value = info.get(key)
+            if isinstance(value, str) and value.strip():
+                meta[key.lower()] = value.strip()
+        return meta
+
+    @staticmethod
+    def _read_outline(pdf: Any) -> list[tuple[int, str, int, float | None]]:
+        """Return ``(depth, title, page_index, y_from_top)`` for each bookmark."""
+        out: list[tuple[int, str, int, float | None]] = []
+        try:
+            for bookmark in pdf.get_toc(max_depth=12):
+                title = normalize_title(_clean(bookmark.get_title() or ""))
+                dest = bookmark.get_dest()
+                if not title or dest is None:
+                    continue
+                index = dest.get_index()
+                if index is None or not 0 <= index < len(pdf):
+                    continue
+                y: float | None = None
+                try:
+                    _, view = dest.get_view()
+                    if len(view) >= 2 and view[1]:
+                        y = float(pdf.get_page_size(index)[1]) - float(view[1])
+                except Exception:  # pragma: no cover - a view is optional
+                    y = None
+                out.append((bookmark.level + 1, title, index, y))
+        except Exception as e:  # pragma: no cover - a broken outline is ignored
+            logger.warning("cannot read the PDF outline: %s", e)
+        return out
+
+    # ---------------------------------------------------------------- building
+
+    def _build(
+        self,
+        pages_lines: list[list[PdfLine]],
+        outline: list[tuple[int, str, int, float | None]],
+        label: str,
+        metadata: dict[str, Any],
+    ) -> Document:
+        for lines in pages_lines:
+            for line in lines:
+                line.text = _clean(line.text)
+        if self.remove_headers:
+            _mark_furniture(pages_lines)
+        ordered = [_reading_order([ln for ln in lines if ln.role != "furniture" and ln.text]) for lines in pages_lines]
+        body = _body_style(ordered)
+        _mark_tables(ordered)
+        candidates = _find_headings(ordered, body)
+        title = _split_title(candidates, ordered, body)
+        if title and "title" not in metadata:
+            metadata["title"] = title
+        text, pages, line_offsets = _assemble(ordered, candidates)
+        if outline:
+            headings = _outline_headings(outline, ordered, candidates, line_offsets, pages)
+            metadata["sections_from"] = "outline"
+        else:
+            headings = _rank_headings(candidates, line_offsets)
+            metadata["sections_from"] = "layout"
+        sections = build_sections(headings, len(text), pages)
+        return Document.create(text, source=label, sections=sections, pages=pages, metadata=metadata)
+
+
+# --------------------------------------------------------------------- layout
+
+
+def _signature(line: PdfLine) -> str:
+    return f"{round(line.size)}|{_DIGITS.sub('#', ' '.join(line.text.split()))}"
+
+
+def _mark_furniture(pages_lines: list[list[PdfLine]]) -> None:
+    """Mark running headers, footers and page numbers (``role = "furniture"``)."""
+    n_pages = len(pages_lines)
+    zone: list[list[PdfLine]] = []
+    for lines in pages_lines:
+        if not lines:
+            zone.append([])
+            continue
+        tops = sorted(lines, key=lambda ln: ln.top)
+        page_top = tops[0].top
+        page_bottom = max(ln.bottom for ln in lines)
+        span = max(page_bottom - page_top, 1.0)
+        rows_top = sorted({ln.row for ln in tops[:3]})
+        cand = [ln for ln in tops[:4] if ln.top - page_top < 0.08 * span or ln.row in rows_top[:1]]
+        cand += [ln for ln in tops[-4:] if page_bottom - ln.bottom < 0.08 * span]
+        zone.append(cand)
+    counts: Counter[str] = Counter()
+    for cand in zone:
+        for sig in {_signature(ln) for ln in cand}:
+            counts[sig] += 1
+    threshold = max(3, int(0.25 * n_pages)) if n_pages >= 4 else n_pages + 1
+    for cand in zone:
+        for ln in cand:
+            if _PAGE_NUMBER.match(ln.text) or counts[_signature(ln)] >= threshold:
+                ln.role = "furniture"
+
+
+def _reading_order(lines: list[PdfLine]) -> list[PdfLine]:
+    """Order a page's lines for reading: column by column on multi-column pages."""
+    if len(lines) < 8:
+        return lines
+    x_min = min(ln.x0 for ln in lines)
+    x_max = max(ln.x1 for ln in lines)
+    width = x_max - x_min
+    if width <= 0:
+        return lines
+    best: float | None = None
+    best_score = 0
+    for frac in (0.5, 0.45, 0.55, 0.4, 0.6):
+        gutter = x_min + frac * width
+        left = sum(1 for ln in lines if ln.x1 <= gutter)
+        right = sum(1 for ln in lines if ln.x0 >= gutter)
+        if left >= 4 and right >= 4 and left + right >= 0.6 * len(lines):
+            score = min(left, right)
+            if score > best_score:
+                best, best_score = gutter, score
+    if best is None:
+        return lines
+    gutter = best
+    out: list[PdfLine] = []
+    band_left: list[PdfLine] = []
+    band_right: list[PdfLine] = []
+    for ln in sorted(lines, key=lambda ln: ln.top):
+        if ln.x1 <= gutter:
+            band_left.append(ln)
+        elif ln.x0 >= gutter:
+            band_right.append(ln)
+        else:  # spans both columns: closes the band above it
+            out += band_left + band_right
+            band_left, band_right = [], []
+            out.append(ln)
+    out += band_left + band_right
+    return out
+
+
+def _body_style(pages: list[list[PdfLine]]) -> float:
+    """Return the body text's font size (the size most characters use)."""
+    sizes: Counter[float] = Counter()
+    for lines in pages:
+        for ln in lines:
+            sizes[round(ln.size * 2) / 2] += len(ln.text)
+    if not sizes:
+        return 10.0
+    return sizes.most_common(1)[0][0]
+
+
+def _mark_tables(pages: list[list[PdfLine]]) -> None:
+    """Mark rows split into several cells, two or more rows in a run, as table rows."""
+    for lines in pages:
+        by_row: dict[int, list[PdfLine]] = {}
+        for ln in lines:
+            by_row.setdefault(ln.row, []).append(ln)
+        multi = {row for row, cells in by_row.items() if len(cells) >= 2}
+        rows_sorted = sorted(by_row)
+        for i, row in enumerate(rows_sorted):
+            if row not in multi:
+                continue
+            neighbours = {rows_sorted[j] for j in (i - 1, i + 1) if 0 <= j < len(rows_sorted)}
+            if neighbours & multi:
+                for ln in by_row[row]:
+                    ln.role = "table"
+
+
+# ------------------------------------------------------------------- headings
+
+_ORDER = {"part": 0, "chapter": 1, "appendix": 1, "article": 1, "item": 2, "section": 3, "roman": 4}
+
+
+def _numbering_order(text: str) -> tuple[int, bool]:
+    style = classify(text)
+    if style is None or style.kind in ("caps", "alpha"):
+        return 5, False
+    if style.kind in ("num", "alnum"):
+        return 4 + style.depth, True
+    if style.kind == "roman-alpha":
+        return 6, True
+    return _ORDER.get(style.kind, 5), True
+
+
+def _is_label_only(text: str) -> bool:
+    style = classify(text)
+    return style is not None and style.kind in ("part", "chapter", "appendix", "article") and not style.rest
+
+
+def _find_headings(pages: list[list[PdfLine]], body: float) -> list[_Candidate]:
+    """Find heading lines on every page (multi-line titles merged)."""
+    gaps: list[float] = []
+    for lines in pages:
+        for a, b in zip(lines, lines[1:], strict=False):
+            if abs(a.size - body) < 0.6 and abs(b.size - body) < 0.6 and 0 < b.top - a.top < 3 * body:
+                gaps.append(b.top - a.top)
+    pitch = statistics.median(gaps) if gaps else body * 1.2
+    out: list[_Candidate] = []
+    for page_index, lines in enumerate(pages):
+        toc_lines = sum(1 for ln in lines if is_toc_line(ln.text) or _ends_with_page_ref(ln.text))
+        toc_page = toc_lines >= 5 and toc_lines >= 0.3 * len(lines)
+        toc_size = max((ln.size for ln in lines if is_toc_line(ln.text)), default=0.0)
+        i = 0
+        while i < len(lines):
+            ln = lines[i]
+            prev = lines[i - 1] if i > 0 else None
+            ok = _is_heading_line(ln, prev, lines[i + 1] if i + 1 < len(lines) else None, body, pitch)
+            if ok and toc_page and ln.size <= toc_size + 0.5:
+                ok = False
+            if not ok:
+                i += 1
+                continue
+            group = [ln]
+            j = i + 1
+            while j < len(lines) and len(group) < 3:
+                nxt = lines[j]
+                same_style = abs(nxt.size - ln.size) < 0.6 and nxt.bold == ln.bold
+                close = 0 <= nxt.top - group[-1].bottom < 1.2 * max(ln.size, body)
+                label_first = _is_label_only(group[0].text) and len(group) == 1
+                if nxt.role == "table" or not close:
+                    break
+                if label_first and (nxt.size >= ln.size - 0.6 or nxt.bold):
+                    group.append(nxt)
+                    j += 1
+                    continue
+                words = sum(len(g.text.split()) for g in group) + len(nxt.text.split())
+                if same_style and words <= 20 and not looks_like_sentence(group[-1].text, max_words=20):
+                    if classify(nxt.text) is not None and classify(nxt.text).kind not in ("caps",):  # type: ignore[union-attr]
+                        break
+                    group.append(nxt)
+                    j += 1
+                    continue
+                break
+            title = normalize_title(" ".join(g.text for g in group))
+            order, numbered = _numbering_order(title)
+            size = max(g.size for g in group)
+            out.append(_Candidate(group, title, size, all(g.bold for g in group[-1:]), order, numbered, page_index, i))
+            for g in group:
+                g.role = "heading"
+            i = j
+    return out
+
+
+_CAPTION = re.compile(r"^(?:Table|Figure|Fig\.|Listing|Algorithm|Exhibit|Chart|Plate)\s+[\dA-Z][\d.\-]*[:.]?\s", re.I)
+_MONTHS = "january|february|march|april|may|june|july|august|september|october|november|december"
+_DATE = re.compile(
+    rf"^(?:\d{{1,2}}(?:st|nd|rd|th)?\s+(?:{_MONTHS})\s+\d{{4}}|(?:{_MONTHS})\s+\d{{1,2}}(?:st|nd|rd|th)?,?\s+\d{{4}}"
+    rf"|(?:{_MONTHS})\s+\d{{4}}|\d{{4}}[-/]\d{{1,2}}[-/]\d{{1,2}}|\d{{1,2}}[-/.]\d{{1,2}}[-/.]\d{{2,4}})$",
+    re.IGNORECASE,
+)
+
+
+def _is_mathy(text: str) -> bool:
+    """True for formula fragments: private-use glyphs or few letters among symbols."""
+    if any("\ue000" <= ch <= "\uf8ff" for ch in text):
+        return True
+    visible = [ch for ch in text if not ch.isspace()]
+    letters = sum(1 for ch in visible if ch.isalpha())
+    symbols = sum(1 for ch in visible if unicodedata.category(ch) == "Sm")
+    return symbols >= 2 or letters < 0.5 * len(visible)
+
+
+def _ends_with_page_ref(text: str) -> bool:
+    return bool(re.search(r"\S\s+\d{1,4}$", text)) and classify(text) is not None
+
+
+def _is_heading_line(ln: PdfLine, prev: PdfLine | None, nxt: PdfLine | None, body: float, pitch: float) -> bool:
+    text = ln.text
+    if ln.role != "body" or len(text) > 150 or is_toc_line(text):
+        return False
+    words = text.split()
+    if len(words) > 18:
+        return False
+    style = classify(text)
+    numbered = style is not None and style.kind not in ("caps", "alpha")
+    letters = sum(1 for c in text if c.isalpha())
+    if letters < 2 and not (numbered and style is not None and style.depth >= 2):
+        return False
+    rest = style.rest if numbered and style is not None else text
+    if numbered and style is not None and style.kind in ("num", "alnum") and not rest:
+        return False
+    if _CAPTION.match(text) or _DATE.match(text) or (letters >= 2 and _is_mathy(text)):
+        return False
+    if numbered:
+        check = rest.rstrip("?!:.")  # "1.1 Changelog:", "2.3 Is it a class?"
+    elif rest[-1:] in ("?", "!") and len(words) <= 10:
+        check = rest.rstrip("?!")
+    else:
+        check = rest
+    if check and looks_like_sentence(check, max_words=18, allow_lower=numbered) and not (check.endswith(".") and len(check.split()) <= 6):
+        return False
+    if check and check[-1] in ":," and ln.size < body * 1.3:
+        return False
+    ratio = ln.size / body if body else 1.0
+    gap_above = ln.top - prev.bottom if prev is not None else pitch * 3
+    gap_below = nxt.top - ln.bottom if nxt is not None else pitch * 3
+    line_gap = max(pitch - ln.height, 0.5)
+    spaced = gap_above > line_gap * 1.6 or prev is None or prev.row == ln.row
+    if ratio >= 1.12:
+        if ratio < 1.3 and not ln.bold and not numbered:
+            return False
+        # a larger line that continues into body text of the same size is not a heading
+        return not (nxt is not None and abs(nxt.size - ln.size) < 0.3 and not nxt.bold and gap_below < line_gap)
+    if ratio < 0.92:
+        return False
+    if ln.bold:
+        if nxt is not None and nxt.bold and abs(nxt.size - ln.size) < 0.3 and gap_below < line_gap * 1.6:
+            # a bold paragraph, unless this line is numbered and short
+            if not numbered or len(words) > 10:
+                return False
+        return spaced and (numbered or gap_below > line_gap * 1.3 or len(words) <= 8)
+    if style is not None and style.kind == "caps" and spaced and gap_below > line_gap * 1.3:
+        return len(words) <= 10
+    if numbered and style is not None and style.kind in ("part", "item", "chapter", "appendix", "article"):
+        return spaced and len(words) <= 12
+    return False
+
+
+_FRONT_KEEP = frozenset(
+    {"abstract", "contents", "table of contents", "introduction", "summary", "executive summary", "preface",
+     "foreword", "overview"}
+)
+
+
+def _split_title(candidates: list[_Candidate], pages: list[list[PdfLine]], body: float) -> str | None:
+    """Take the title block of page 1 (title, authors) out of the headings; return the title.
+
+    The title block is the run of unnumbered page-1 headings before the first
+    body paragraph, the first numbered heading, the first usual front heading
+    (``Abstract``, ``Contents`` ...) and the first heading whose style recurs later.
+    """
+    if not pages or not candidates:
+        return None
+    first_page = pages[0]
+    first_body = next(
+        (
+            i
+            for i, ln in enumerate(first_page)
+            if ln.role == "body" and abs(ln.size - body) < 0.6 and len(ln.text.split()) >= 8
+        ),
+        len(first_page),
+    )
+
+    def style(c: _Candidate) -> tuple[float, bool]:
+        return (round(c.size * 2) / 2, c.bold)
+
+    front: list[_Candidate] = []
+    for k, c in enumerate(candidates):
+        if c.page != 0 or c.index >= first_body or c.numbered:
+            break
+        if normalize_for_match(c.title) in _FRONT_KEEP:
+            break
+        if any(style(o) == style(c) for o in candidates[k + 1 :] if o.page > 0 or o.index >= first_body):
+            break
+        front.append(c)
+    if not front:
+        return None
+    title = max(front, key=lambda c: c.size)
+    for c in front:
+        candidates.remove(c)
+        for ln in c.lines:
+            ln.role = "title"
+    return title.title
+
+
+def _rank_headings(candidates: list[_Candidate], line_offsets: dict[int, int]) -> list[Heading]:
+    """Rank heading styles (size, weight) and numbering depth into nesting ranks."""
+    if not candidates:
+        return []
+
+    def style_key(c: _Candidate) -> tuple[float, bool]:
+        return (round(c.size * 2) / 2, c.bold)
+
+    styles = sorted({style_key(c) for c in candidates}, key=lambda s: (-s[0], not s[1]))
+    style_rank = {s: i for i, s in enumerate(styles)}
+    # unnumbered headings take the numbering order most common in their style
+    common: dict[tuple[float, bool], int] = {}
+    for s in styles:
+        orders = Counter(c.order for c in candidates if style_key(c) == s and c.numbered)
+        if orders:
+            common[s] = orders.most_common(1)[0][0]
+    keys = []
+    for c in candidates:
+        s = style_key(c)
+        order = c.order if c.numbered else common.get(s, 5)
+        keys.append((style_rank[s], order))
+    # merge styles that numbering says are the same level (a numbered "2.1" in two sizes)
+    ranked = sorted(set(keys))
+    rank_of = {k: i + 1 for i, k in enumerate(ranked)}
+    out = []
+    for c, k in zip(candidates, keys, strict=True):
+        out.append(Heading(line_offsets[id(c.lines[0])], rank_of[k], c.title))
+    out.sort(key=lambda h: h.start)
+    return out
+
+
+def _outline_headings(
+    outline: list[tuple[int, str, int, float | None]],
+    pages: list[list[PdfLine]],
+    candidates: list[_Candidate],
+    line_offsets: dict[int, int],
+    page_spans: Sequence[PageSpan],
+) -> list[Heading]:
+    """Place each bookmark at its heading line (or nearest line) on its page."""
+    by_page: dict[int, list[_Candidate]] = {}
+    for c in candidates:
+        by_page.setdefault(c.page, []).append(c)
+    out: list[Heading] = []
+    used: set[int] = set()
+    for depth, title, page_index, y in outline:
+        target = normalize_for_match(title)
+        offset: int | None = None
+        for c in by_page.get(page_index, []):
+            if id(c) not in used and _titles_match(target, normalize_for_match(c.title)):
+                offset = line_offsets[id(c.lines[0])]
+                used.add(id(c))
+                break
+        if offset is None:
+            lines = [ln for ln in pages[page_index] if id(ln) in line_offsets]
+            for ln in lines:
+                if _titles_match(target, normalize_for_match(ln.text)):
+                    offset = line_offsets[id(ln)]
+                    break
+            if offset is None and y is not None and lines:
+                below = [ln for ln in lines if ln.bottom >= y - 2]
+                if below:
+                    offset = line_offsets[id(min(below, key=lambda ln: ln.top))]
+            if offset is None:
+                offset = page_spans[page_index].start
+        out.append(Heading(offset, depth, title))
+    out.sort(key=lambda h: h.start)
+    return out
+
+
+def _titles_match(a: str, b: str) -> bool:
+    if not a or not b:
+        return False
+    if a == b:
+        return True
+    short, long_ = (a, b) if len(a) <= len(b) else (b, a)
+    return len(short) >= 8 and long_.startswith(short) and len(short) >= 0.6 * len(long_)
+
+
+# ------------------------------------------------------------------ assembly
+
+
+def _assemble(
+    pages: list[list[PdfLine]], candidates: list[_Candidate]
+) -> tuple[str, list[PageSpan], dict[int, int]]:
+    """Join the ordered lines into one text, recording page spans and line offsets."""
+    parts: list[str] = []
+    pos = 0
+    spans: list[PageSpan] = []
+    offsets: dict[int, int] = {}
+    heading_first = {id(c.lines[0]) for c in candidates}
+    for page_index, lines in enumerate(pages):
+        page_start = pos
+        prev: PdfLine | None = None
+        for ln in lines:
+            if prev is not None:
+                if prev.role == "table" and ln.role == "table" and prev.row == ln.row:
+                    sep = " | "
+                elif (
+                    prev.role == "body"
+                    and ln.role == "body"
+                    and _HYPHEN_END.search(prev.text)
+                    and ln.text[:1].islower()
+                ):
+                    parts[-1] = parts[-1][:-1]
+                    pos -= 1
+                    sep = ""
+                elif id(ln) in heading_first or prev.role in ("heading", "title") != (ln.role in ("heading", "title")):
+                    sep = "\n\n"
+                elif prev.role == "table" or ln.role == "table":
+                    sep = "\n"
+                elif ln.top - prev.bottom > max(prev.height, ln.height) * 0.9 or ln.top < prev.top - 2:
+                    sep = "\n\n"
+                else:
+                    sep = "\n"
+                parts.append(sep)
+                pos += len(sep)
+            offsets[id(ln)] = pos
+            parts.append(ln.text)
+            pos += len(ln.text)
+            prev = ln
+        if page_index < len(pages) - 1:
+            parts.append("\n\n")
+            pos += 2
+        if pos == page_start and page_index < len(pages) - 1:
+            parts.append("\n")
+            pos += 1
+        spans.append(PageSpan(page_index + 1, page_start, pos))
+    text = "".join(parts)
+    return text, spans, offsets
