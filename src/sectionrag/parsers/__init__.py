@@ -47,8 +47,8 @@ EXTENSIONS: dict[str, str] = {
 _OPTIONS: dict[str, frozenset[str]] = {
     "text": frozenset(),
     "markdown": frozenset(),
-    "html": frozenset(),
-    "pdf": frozenset({"use_outline", "remove_headers", "detect_columns", "backend", "password"}),
+    "html": frozenset({"drop_page_chrome"}),
+    "pdf": frozenset({"use_outline", "remove_headers", "password"}),
 }
 
 _MD_HEADING = re.compile(r"^ {0,3}#{1,6} \S", re.MULTILINE)

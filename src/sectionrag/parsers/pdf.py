@@ -30,7 +30,13 @@ from typing import Any
 from sectionrag.errors import MissingDependencyError, ParseError
 from sectionrag.parsers._pdfium import PdfLine, extract_page_lines
 from sectionrag.parsers._sections import Heading, build_sections, normalize_title
-from sectionrag.parsers.headings import classify, is_toc_line, looks_like_sentence, normalize_for_match
+from sectionrag.parsers.headings import (
+    classify,
+    is_all_caps,
+    is_toc_line,
+    looks_like_sentence,
+    normalize_for_match,
+)
 from sectionrag.types import Document, PageSpan
 
 __all__ = ["PdfParser"]
@@ -255,14 +261,14 @@ class PdfParser:
 # --------------------------------------------------------------------- layout
 
 
-def _signature(line: PdfLine) -> str:
-    return f"{round(line.size)}|{_DIGITS.sub('#', ' '.join(line.text.split()))}"
-
-
 def _mark_furniture(pages_lines: list[list[PdfLine]]) -> None:
-    """Mark running headers, footers and page numbers (``role = "furniture"``)."""
-    n_pages = len(pages_lines)
-    zone: list[list[PdfLine]] = []
+    """Mark running headers, footers and page numbers (``role = "furniture"``).
+
+    Only lines in the top or bottom band of a page are considered: a page
+    number there, or a line whose text (digits ignored) recurs in the same
+    band on at least three pages (a quarter of the pages for larger text).
+    """
+    zone: list[list[tuple[PdfLine, bool]]] = []
     for lines in pages_lines:
         if not lines:
             zone.append([])
@@ -271,19 +277,29 @@ def _mark_furniture(pages_lines: list[list[PdfLine]]) -> None:
         page_top = tops[0].top
         page_bottom = max(ln.bottom for ln in lines)
         span = max(page_bottom - page_top, 1.0)
-        rows_top = sorted({ln.row for ln in tops[:3]})
-        cand = [ln for ln in tops[:4] if ln.top - page_top < 0.08 * span or ln.row in rows_top[:1]]
-        cand += [ln for ln in tops[-4:] if page_bottom - ln.bottom < 0.08 * span]
+        cand = [(ln, True) for ln in tops[:4] if ln.top - page_top < 0.08 * span]
+        cand += [(ln, False) for ln in tops[-4:] if page_bottom - ln.bottom < 0.08 * span]
         zone.append(cand)
+    sizes = Counter(round(ln.size) for lines in pages_lines for ln in lines)
+    body = sizes.most_common(1)[0][0] if sizes else 10
+
+    def signature(ln: PdfLine, top: bool) -> str:
+        # heading-like text must repeat exactly; plain text may differ in its numbers
+        plain = round(ln.size) <= body and not ln.bold
+        text = _DIGITS.sub("#", ln.text) if plain else ln.text
+        return f"{'t' if top else 'b'}|{round(ln.size)}|{' '.join(text.split())}"
+
     counts: Counter[str] = Counter()
     for cand in zone:
-        for sig in {_signature(ln) for ln in cand}:
+        for sig in {signature(ln, top) for ln, top in cand}:
             counts[sig] += 1
-    threshold = max(3, int(0.25 * n_pages)) if n_pages >= 4 else n_pages + 1
+    n_pages = len(pages_lines)
     for cand in zone:
-        for ln in cand:
-            if _PAGE_NUMBER.match(ln.text) or counts[_signature(ln)] >= threshold:
+        numbered_rows = {ln.row for ln, _ in cand if _PAGE_NUMBER.match(ln.text)}
+        for ln, top in cand:
+            if ln.row in numbered_rows or (n_pages >= 3 and counts[signature(ln, top)] >= 3):
                 ln.role = "furniture"
+
 
 
 def _reading_order(lines: list[PdfLine]) -> list[PdfLine]:
@@ -401,8 +417,9 @@ def _find_headings(pages: list[list[PdfLine]], body: float) -> list[_Candidate]:
             while j < len(lines) and len(group) < 3:
                 nxt = lines[j]
                 same_style = abs(nxt.size - ln.size) < 0.6 and nxt.bold == ln.bold
-                close = 0 <= nxt.top - group[-1].bottom < 1.2 * max(ln.size, body)
                 label_first = _is_label_only(group[0].text) and len(group) == 1
+                reach = (4.0 if label_first else 1.2) * max(ln.size, body)
+                close = 0 <= nxt.top - group[-1].bottom < reach
                 if nxt.role == "table" or not close:
                     break
                 if label_first and (nxt.size >= ln.size - 0.6 or nxt.bold):
@@ -487,7 +504,9 @@ def _is_heading_line(ln: PdfLine, prev: PdfLine | None, nxt: PdfLine | None, bod
             return False
         # a larger line that continues into body text of the same size is not a heading
         return not (nxt is not None and abs(nxt.size - ln.size) < 0.3 and not nxt.bold and gap_below < line_gap)
-    if ratio < 0.92:
+    if text.lower().rstrip(":") in _ADMONITIONS:
+        return False
+    if ratio < 0.92 and not (ln.bold and ratio >= 0.8 and (numbered or (style is not None and style.kind == "caps"))):
         return False
     if ln.bold:
         if nxt is not None and nxt.bold and abs(nxt.size - ln.size) < 0.3 and gap_below < line_gap * 1.6:
@@ -499,9 +518,15 @@ def _is_heading_line(ln: PdfLine, prev: PdfLine | None, nxt: PdfLine | None, bod
         return len(words) <= 10
     if numbered and style is not None and style.kind in ("part", "item", "chapter", "appendix", "article"):
         return spaced and len(words) <= 12
+    if numbered and spaced and rest and is_all_caps(rest) and len(words) <= 12:
+        return True  # "1.1 STOCK PAPER SIZE OPTIONS" in small capitals
     return False
 
 
+_ADMONITIONS = frozenset(
+    {"note", "notes", "tip", "tips", "warning", "caution", "important", "hint", "danger", "attention", "remark",
+     "example", "examples"}
+)
 _FRONT_KEEP = frozenset(
     {"abstract", "contents", "table of contents", "introduction", "summary", "executive summary", "preface",
      "foreword", "overview"}
@@ -515,9 +540,10 @@ def _split_title(candidates: list[_Candidate], pages: list[list[PdfLine]], body:
     body paragraph, the first numbered heading, the first usual front heading
     (``Abstract``, ``Contents`` ...) and the first heading whose style recurs later.
     """
-    if not pages or not candidates:
+    first_index = next((i for i, lines in enumerate(pages) if lines), None)
+    if first_index is None or not candidates:
         return None
-    first_page = pages[0]
+    first_page = pages[first_index]
     first_body = next(
         (
             i
@@ -532,11 +558,12 @@ def _split_title(candidates: list[_Candidate], pages: list[list[PdfLine]], body:
 
     front: list[_Candidate] = []
     for k, c in enumerate(candidates):
-        if c.page != 0 or c.index >= first_body or c.numbered:
+        if c.page != first_index or c.index >= first_body or c.numbered:
             break
         if normalize_for_match(c.title) in _FRONT_KEEP:
             break
-        if any(style(o) == style(c) for o in candidates[k + 1 :] if o.page > 0 or o.index >= first_body):
+        later = (o for o in candidates[k + 1 :] if o.page > first_index or o.index >= first_body)
+        if any(style(o) == style(c) for o in later):
             break
         front.append(c)
     if not front:

@@ -1,0 +1,270 @@
+"""HTML parser: ``h1``-``h6`` sections over the visible text, tables as rows.
+
+Uses the standard library's :class:`html.parser.HTMLParser`: scripts, styles,
+templates and navigation (``nav``, ``header``/``footer`` of the page, elements
+with ``hidden``/``aria-hidden``) are dropped, entities are decoded, block
+elements become line breaks and table rows become lines of cells separated by
+``" | "``. ``Document.text`` is that extracted text.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+from html.parser import HTMLParser as _StdHTMLParser
+from typing import Any
+
+from sectionrag.errors import ParseError
+from sectionrag.parsers._sections import Heading, build_sections, normalize_title
+from sectionrag.parsers._source import decode_text, read_source, require_text
+from sectionrag.types import Document
+
+__all__ = ["HtmlParser"]
+
+_SKIP = frozenset({"script", "style", "template", "noscript", "nav", "svg", "math", "iframe", "object"})
+_VOID = frozenset(
+    {"area", "base", "br", "col", "embed", "hr", "img", "input", "link", "meta", "param", "source", "track", "wbr"}
+)
+_BLOCK = frozenset(
+    {
+        "p", "div", "section", "article", "main", "aside", "blockquote", "pre", "ul", "ol", "li", "dl", "dt", "dd",
+        "figure", "figcaption", "table", "thead", "tbody", "tfoot", "tr", "form", "fieldset", "address", "details",
+        "summary", "h1", "h2", "h3", "h4", "h5", "h6", "hr", "br", "caption", "body", "html", "header", "footer",
+    }
+)  # fmt: skip
+_HEADINGS = {"h1": 1, "h2": 2, "h3": 3, "h4": 4, "h5": 5, "h6": 6}
+_META_CHARSET = re.compile(rb"""<meta[^>]+charset\s*=\s*["']?([A-Za-z0-9_\-]+)""", re.IGNORECASE)
+_WS = re.compile(r"[ \t\r\n\f\u00a0\u2000-\u200a\u202f\u3000]+")
+
+
+class _Extractor(_StdHTMLParser):
+    """Collects visible text with offsets recorded as it is written."""
+
+    def __init__(self) -> None:
+        super().__init__(convert_charrefs=True)
+        self.parts: list[str] = []
+        self.length = 0
+        self.skip_depth = 0
+        self.skip_stack: list[str] = []
+        self.pre_depth = 0
+        self.pending_break = 0  # 0 none, 1 newline, 2 blank line
+        self.heading: tuple[int, int, list[str]] | None = None  # (level, start, text pieces)
+        self.headings: list[tuple[int, int, str]] = []
+        self.title: list[str] = []
+        self.in_title = False
+        self.cells: list[list[str]] | None = None  # current table row cells
+        self.table_depth = 0
+        self.body_depth = 0
+
+    # -- writing
+    def _write(self, text: str) -> None:
+        if not text:
+            return
+        if self.cells is not None and self.table_depth:
+            if self.cells:
+                self.cells[-1].append(text)
+            else:
+                self.cells.append([text])
+            if self.heading is not None:
+                self.heading[2].append(text)
+            return
+        if self.length:
+            if self.pending_break == 2:
+                self._emit("\n\n")
+            elif self.pending_break == 1:
+                self._emit("\n")
+        self.pending_break = 0
+        if self.heading is not None and self.heading[1] < 0:
+            self.heading = (self.heading[0], self.length, self.heading[2])
+        self._emit(text)
+        if self.heading is not None:
+            self.heading[2].append(text)
+
+    def _emit(self, text: str) -> None:
+        self.parts.append(text)
+        self.length += len(text)
+
+    def _break(self, kind: int) -> None:
+        self.pending_break = max(self.pending_break, kind)
+
+    def _flush_row(self) -> None:
+        if self.cells is None:
+            return
+        cells = [" ".join("".join(c).split()) for c in self.cells]
+        self.cells = None
+        if any(cells):
+            self._break(1)
+            depth, self.table_depth = self.table_depth, 0
+            self._write(" | ".join(cells))
+            self.table_depth = depth
+            self._break(1)
+
+    # -- parser callbacks
+    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        attr = dict(attrs)
+        hidden = "hidden" in attr or attr.get("aria-hidden") == "true" or attr.get("role") == "navigation"
+        if self.skip_depth or tag in _SKIP or hidden:
+            if tag not in _VOID:
+                self.skip_depth += 1
+                self.skip_stack.append(tag)
+            return
+        if tag == "title":
+            self.in_title = True
+            return
+        if tag == "table":
+            self._flush_row()
+            self.table_depth += 1
+            self._break(2)
+        elif tag == "tr":
+            self._flush_row()
+            self.cells = []
+        elif tag in ("td", "th") and self.cells is not None:
+            self.cells.append([])
+        elif tag in _HEADINGS:
+            self._break(2)
+            self.heading = (_HEADINGS[tag], -1, [])
+        elif tag == "pre":
+            self.pre_depth += 1
+            self._break(2)
+        elif tag == "br":
+            if self.cells is not None and self.table_depth:
+                self._write(" ")
+            else:
+                self._break(1)
+        elif tag in ("p", "blockquote", "ul", "ol", "dl", "figure", "hr", "section", "article"):
+            self._break(2)
+        elif tag in _BLOCK:
+            self._break(1)
+
+    def handle_startendtag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        if tag == "br" and not self.skip_depth:
+            self.handle_starttag(tag, attrs)
+
+    def handle_endtag(self, tag: str) -> None:
+        if self.skip_depth:
+            if tag in self.skip_stack:
+                while self.skip_stack:
+                    self.skip_depth -= 1
+                    if self.skip_stack.pop() == tag:
+                        break
+            return
+        if tag == "title":
+            self.in_title = False
+        elif tag in _HEADINGS and self.heading is not None:
+            level, start, pieces = self.heading
+            self.heading = None
+            title = normalize_title("".join(pieces))
+            if title and start >= 0:
+                self.headings.append((start, level, title))
+            self._break(2)
+        elif tag == "tr":
+            self._flush_row()
+        elif tag == "table":
+            self._flush_row()
+            self.table_depth = max(self.table_depth - 1, 0)
+            self._break(2)
+        elif tag == "pre":
+            self.pre_depth = max(self.pre_depth - 1, 0)
+            self._break(2)
+        elif tag in ("p", "blockquote", "ul", "ol", "dl", "figure", "section", "article"):
+            self._break(2)
+        elif tag in _BLOCK:
+            self._break(1)
+
+    def handle_data(self, data: str) -> None:
+        if self.skip_depth:
+            return
+        if self.in_title:
+            self.title.append(data)
+            return
+        if self.pre_depth:
+            text = data.replace("\r\n", "\n").replace("\r", "\n")
+        else:
+            text = _WS.sub(" ", data)
+            if not self.length or self.pending_break or (self.parts and self.parts[-1].endswith((" ", "\n"))):
+                text = text.lstrip(" ")
+        self._write(text)
+
+
+def _sniff_charset(data: bytes) -> str | None:
+    m = _META_CHARSET.search(data[:4096])
+    return m.group(1).decode("ascii").lower() if m else None
+
+
+class HtmlParser:
+    """Parse HTML into text with ``h1``-``h6`` sections.
+
+    Args:
+        drop_page_chrome: Also drop ``<header>`` and ``<footer>`` elements that
+            are direct page chrome (outside ``<main>``/``<article>``).
+    """
+
+    def __init__(self, *, drop_page_chrome: bool = True) -> None:
+        self.drop_page_chrome = drop_page_chrome
+
+    def parse(self, source: str | os.PathLike[str] | bytes, *, name: str | None = None) -> Document:
+        """Parse a path or bytes into a :class:`Document`.
+
+        Raises:
+            ParseError: the file is missing, binary, empty, or has no visible text.
+        """
+        raw = read_source(source, name)
+        charset = _sniff_charset(raw.data)
+        text: str | None = None
+        encoding = ""
+        if charset and charset not in ("utf-8", "utf8"):
+            try:
+                text, encoding = raw.data.decode(charset), charset
+                text = text.replace("\r\n", "\n").replace("\r", "\n")
+            except (LookupError, UnicodeDecodeError):
+                text = None
+        if text is None:
+            text, encoding = decode_text(raw.data, raw.name)
+        require_text(text, raw.name)
+        return self.parse_text(text, source=raw.name, metadata={"format": "html", "encoding": encoding})
+
+    def parse_text(self, html: str, *, source: str = "<memory>", metadata: dict[str, Any] | None = None) -> Document:
+        """Build a :class:`Document` from an HTML string."""
+        if self.drop_page_chrome:
+            html = _drop_chrome(html)
+        extractor = _Extractor()
+        try:
+            extractor.feed(html)
+            extractor.close()
+        except Exception as e:  # pragma: no cover - html.parser is lenient
+            raise ParseError(f"{source}: cannot parse HTML ({e})", source=source) from e
+        extractor._flush_row()
+        text = "".join(extractor.parts)
+        if not text.strip():
+            raise ParseError(f"{source}: the HTML has no visible text", source=source)
+        meta: dict[str, Any] = dict(metadata or {"format": "html"})
+        title = normalize_title("".join(extractor.title))
+        headings = [Heading(start, level, title_) for start, level, title_ in extractor.headings if start < len(text)]
+        if title:
+            meta["title"] = title
+        elif headings:
+            first_h1 = next((h.title for h in headings if h.rank == 1), None)
+            if first_h1:
+                meta["title"] = first_h1
+        sections = build_sections(headings, len(text))
+        return Document.create(text, source=source, sections=sections, metadata=meta)
+
+
+_CHROME = re.compile(r"<(header|footer)\b[^>]*>.*?</\1\s*>", re.IGNORECASE | re.DOTALL)
+_MAIN = re.compile(r"<(main|article)\b", re.IGNORECASE)
+
+
+def _drop_chrome(html: str) -> str:
+    """Remove page-level ``<header>``/``<footer>`` blocks that lie outside ``<main>``/``<article>``."""
+    m = _MAIN.search(html)
+    if m is None:
+        return html
+    main_start = m.start()
+    close = re.search(rf"</{m.group(1)}\s*>", html[main_start:], re.IGNORECASE)
+    main_end = main_start + close.end() if close else len(html)
+
+    def repl(match: re.Match[str]) -> str:
+        inside = main_start <= match.start() < main_end
+        return match.group(0) if inside else ""
+
+    return _CHROME.sub(repl, html)

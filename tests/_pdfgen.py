@@ -1,0 +1,170 @@
+"""A tiny PDF writer for tests: text lines in standard fonts, optional outline and images.
+
+Writes uncompressed PDF 1.4 with the standard 14 fonts (nothing embedded), so
+files of any page count can be made at test time without extra dependencies.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+
+
+@dataclass
+class Line:
+    text: str
+    x: float = 72.0
+    y: float = 720.0
+    size: float = 10.0
+    bold: bool = False
+
+
+@dataclass
+class Page:
+    lines: list[Line] = field(default_factory=list)
+    image: bool = False  # a gray image filling the page (a "scan")
+    raw: bytes = b""  # extra content stream bytes
+
+
+@dataclass
+class Bookmark:
+    title: str
+    page: int  # 0-based
+    y: float
+    children: list[Bookmark] = field(default_factory=list)
+
+
+def _esc(text: str) -> bytes:
+    data = text.encode("cp1252", errors="replace")
+    return data.replace(b"\\", b"\\\\").replace(b"(", b"\\(").replace(b")", b"\\)")
+
+
+def write_pdf(path: Path, pages: list[Page], outline: list[Bookmark] | None = None) -> Path:
+    objects: list[bytes] = []
+
+    def add(obj: bytes) -> int:
+        objects.append(obj)
+        return len(objects)
+
+    catalog = add(b"")  # placeholder
+    pages_id = add(b"")
+    font = add(b"<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica /Encoding /WinAnsiEncoding >>")
+    font_b = add(b"<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica-Bold /Encoding /WinAnsiEncoding >>")
+    image = add(
+        b"<< /Type /XObject /Subtype /Image /Width 8 /Height 8 /ColorSpace /DeviceGray /BitsPerComponent 8 "
+        b"/Length 64 >>\nstream\n" + bytes(range(100, 164)) + b"\nendstream"
+    )
+    page_ids: list[int] = []
+    for page in pages:
+        ops: list[bytes] = []
+        if page.image:
+            ops.append(b"q 612 0 0 792 0 0 cm /Im1 Do Q")
+        for ln in page.lines:
+            f = b"/F2" if ln.bold else b"/F1"
+            ops.append(b"BT %s %.2f Tf %.2f %.2f Td (%s) Tj ET" % (f, ln.size, ln.x, ln.y, _esc(ln.text)))
+        if page.raw:
+            ops.append(page.raw)
+        stream = b"\n".join(ops)
+        content = add(b"<< /Length %d >>\nstream\n%s\nendstream" % (len(stream), stream))
+        page_ids.append(
+            add(
+                b"<< /Type /Page /Parent %d 0 R /MediaBox [0 0 612 792] /Contents %d 0 R "
+                b"/Resources << /Font << /F1 %d 0 R /F2 %d 0 R >> /XObject << /Im1 %d 0 R >> >> >>"
+                % (pages_id, content, font, font_b, image)
+            )
+        )
+    kids = b" ".join(b"%d 0 R" % p for p in page_ids)
+    objects[pages_id - 1] = b"<< /Type /Pages /Kids [%s] /Count %d >>" % (kids, len(page_ids))
+    outline_ref = b""
+    if outline:
+        root = add(b"")
+
+        def build(items: list[Bookmark], parent: int) -> tuple[int, int, int]:
+            ids = [add(b"") for _ in items]
+            total = 0
+            for i, (bm, oid) in enumerate(zip(items, ids, strict=True)):
+                parts = [b"/Title (%s) /Parent %d 0 R" % (_esc(bm.title), parent)]
+                parts.append(b"/Dest [%d 0 R /XYZ 0 %.2f 0]" % (page_ids[bm.page], bm.y))
+                if i > 0:
+                    parts.append(b"/Prev %d 0 R" % ids[i - 1])
+                if i + 1 < len(ids):
+                    parts.append(b"/Next %d 0 R" % ids[i + 1])
+                count = 0
+                if bm.children:
+                    first, last, count = build(bm.children, oid)
+                    parts.append(b"/First %d 0 R /Last %d 0 R /Count %d" % (first, last, count))
+                objects[oid - 1] = b"<< " + b" ".join(parts) + b" >>"
+                total += 1 + count
+            return ids[0], ids[-1], total
+
+        first, last, count = build(outline, root)
+        objects[root - 1] = b"<< /Type /Outlines /First %d 0 R /Last %d 0 R /Count %d >>" % (first, last, count)
+        outline_ref = b" /Outlines %d 0 R /PageMode /UseOutlines" % root
+    objects[catalog - 1] = b"<< /Type /Catalog /Pages %d 0 R%s >>" % (pages_id, outline_ref)
+    out = bytearray(b"%PDF-1.4\n%\xe2\xe3\xcf\xd3\n")
+    offsets = []
+    for i, obj in enumerate(objects, start=1):
+        offsets.append(len(out))
+        out += b"%d 0 obj\n%s\nendobj\n" % (i, obj)
+    xref = len(out)
+    out += b"xref\n0 %d\n0000000000 65535 f \n" % (len(objects) + 1)
+    for off in offsets:
+        out += b"%010d 00000 n \n" % off
+    out += b"trailer\n<< /Size %d /Root %d 0 R >>\nstartxref\n%d\n%%%%EOF\n" % (len(objects) + 1, catalog, xref)
+    path.write_bytes(bytes(out))
+    return path
+
+
+WORDS = (
+    "the company reported revenue growth across its cloud segment while operating costs rose modestly "
+    "and management expects continued momentum in subscription services during the next fiscal year"
+).split()
+
+
+def body_lines(n: int, seed: int, y: float, x: float = 72.0, width_words: int = 12) -> tuple[list[Line], float]:
+    lines = []
+    for i in range(n):
+        words = [WORDS[(seed * 7 + i * 5 + k) % len(WORDS)] for k in range(width_words)]
+        text = " ".join(words)
+        if i == n - 1:
+            text += "."
+        lines.append(Line(text, x=x, y=y))
+        y -= 12
+    return lines, y
+
+
+def report(pages: int, *, with_outline: bool = True, header: str = "ACME Corp Annual Report") -> tuple[list[Page], list[Bookmark]]:
+    """A report-like document: PART / Item / numbered sub-sections, running header and page numbers."""
+    out: list[Page] = []
+    outline: list[Bookmark] = []
+    section = 0
+    for p in range(pages):
+        page = Page()
+        page.lines.append(Line(header, x=72, y=760, size=8))
+        page.lines.append(Line(str(p + 1), x=300, y=30, size=8))
+        y = 720.0
+        if p % 10 == 0:
+            part = p // 10 + 1
+            title = f"PART {part}"
+            page.lines.append(Line(title, y=y, size=16, bold=True))
+            outline.append(Bookmark(title, p, y + 16))
+            y -= 30
+        for _ in range(2):
+            section += 1
+            title = f"{section}. Section Number {section}"
+            page.lines.append(Line(title, y=y, size=13, bold=True))
+            bm = Bookmark(title, p, y + 13)
+            outline[-1].children.append(bm)
+            y -= 22
+            lines, y = body_lines(6, section, y)
+            page.lines += lines
+            y -= 8
+            sub = f"{section}.1 Details of Part {section}"
+            page.lines.append(Line(sub, y=y, size=11, bold=True))
+            bm.children.append(Bookmark(sub, p, y + 11))
+            y -= 18
+            lines, y = body_lines(8, section + 3, y)
+            page.lines += lines
+            y -= 14
+        out.append(page)
+    return out, outline if with_outline else []
