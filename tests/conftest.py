@@ -8,9 +8,9 @@ os.environ.setdefault("HF_HUB_OFFLINE", "1")
 os.environ.setdefault("TRANSFORMERS_OFFLINE", "1")
 os.environ.setdefault("TOKENIZERS_PARALLELISM", "false")
 
-from typing import TYPE_CHECKING  # noqa: E402
+from typing import TYPE_CHECKING
 
-import pytest  # noqa: E402
+import pytest
 
 if TYPE_CHECKING:
     from sectionrag.embedders import SentenceTransformerEmbedder

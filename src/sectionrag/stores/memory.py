@@ -1,0 +1,271 @@
+r"""An in-memory vector store (numpy): for tests, notebooks and small corpora.
+
+Scores, by mode:
+
+- ``vector``: cosine similarity of the query vector and the chunk vector
+  (both normalised here), in ``[-1, 1]``.
+- ``text``: Okapi BM25 (``k1=1.5``, ``b=0.75``) of the query's words over
+  chunk text (lower-cased ``\w+`` tokens, no stemming); only chunks sharing
+  a word with the query are returned.
+- ``hybrid``: reciprocal rank fusion of the vector and text rankings,
+  ``sum(1 / (60 + rank))``.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from collections import Counter
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from types import MappingProxyType
+from typing import TYPE_CHECKING, Any
+
+from sectionrag.errors import CollectionNotFoundError, ConfigError, FilterError
+from sectionrag.protocols import CollectionInfo, DocumentInfo, SearchMode, Where
+from sectionrag.stores._common import (
+    HYBRID_CANDIDATES,
+    check_add,
+    check_collection_name,
+    check_embedder_record,
+    check_record_args,
+    check_search,
+    rrf,
+)
+from sectionrag.stores._filters import matches, parse_where
+from sectionrag.types import Chunk, SearchResult
+
+if TYPE_CHECKING:
+    import numpy as np
+    import numpy.typing as npt
+
+__all__ = ["InMemoryStore"]
+
+_WORD = re.compile(r"\w+", re.UNICODE)
+_BM25_K1 = 1.5
+_BM25_B = 0.75
+
+
+def _words(text: str) -> list[str]:
+    return _WORD.findall(text.lower())
+
+
+@dataclass(slots=True)
+class _Row:
+    chunk: Chunk
+    vector: npt.NDArray[np.float32]  # unit length (or zero)
+    terms: Counter[str]
+    length: int
+
+    def fields(self) -> Mapping[str, Any]:
+        c = self.chunk
+        return {
+            "id": c.id,
+            "doc_id": c.doc_id,
+            "source": c.source,
+            "index": c.index,
+            "start": c.start,
+            "end": c.end,
+            "token_count": c.token_count,
+            "page_start": c.page_start,
+            "page_end": c.page_end,
+            "section_path": c.section_path,
+        }
+
+
+class InMemoryStore:
+    """A :class:`~sectionrag.protocols.VectorStore` held in memory; one collection per instance.
+
+    ``add`` replaces chunks whose id is already stored. Structured ``where``
+    filters follow :mod:`sectionrag.stores._filters`; raw string filters need
+    :class:`~sectionrag.stores.LanceDBStore`.
+
+    Args:
+        collection: Name reported by :meth:`info`.
+    """
+
+    def __init__(self, collection: str = "default") -> None:
+        self.collection = check_collection_name(collection)
+        self._record: tuple[str, int] | None = None
+        self._rows: dict[str, _Row] = {}
+
+    # -- collection -------------------------------------------------------
+    def ensure_collection(self, embedder: str, dimension: int) -> None:
+        """Record ``embedder``/``dimension`` on first call; afterwards check they match.
+
+        Raises:
+            EmbedderMismatchError: the collection records another embedder or dimension.
+        """
+        check_record_args(embedder, dimension)
+        if self._record is None:
+            self._record = (embedder, dimension)
+        else:
+            check_embedder_record(self.collection, self._record, embedder, dimension)
+
+    def info(self) -> CollectionInfo | None:
+        """Return the collection's record, or ``None`` before :meth:`ensure_collection`."""
+        if self._record is None:
+            return None
+        return CollectionInfo(self.collection, self._record[0], self._record[1], len(self._rows))
+
+    def collections(self) -> list[str]:
+        """Return ``[collection]`` once it exists, else ``[]``."""
+        return [self.collection] if self._record is not None else []
+
+    def drop(self) -> bool:
+        """Forget the collection and its chunks; return whether it existed."""
+        existed = self._record is not None
+        self._record = None
+        self._rows.clear()
+        return existed
+
+    def _require(self) -> tuple[str, int]:
+        if self._record is None:
+            raise CollectionNotFoundError(
+                f"collection {self.collection!r} does not exist yet (existing collections: none); "
+                "index documents first (ensure_collection, then add)"
+            )
+        return self._record
+
+    # -- writing ----------------------------------------------------------
+    def add(
+        self,
+        chunks: Sequence[Chunk],
+        vectors: npt.NDArray[np.float32],
+        *,
+        embedder: str | None = None,
+    ) -> None:
+        """Add (or replace, by chunk id) chunks with one vector each; validates everything first.
+
+        Args:
+            chunks: The chunks to store.
+            vectors: Shape ``(len(chunks), dimension)``.
+            embedder: If given, must be the embedder the collection records.
+
+        Raises:
+            CollectionNotFoundError: :meth:`ensure_collection` was never called.
+            EmbedderMismatchError: wrong dimension or embedder; nothing is written.
+            StoreError: one vector per chunk was not given, or values are not finite.
+        """
+        import numpy as np
+
+        record = self._require()
+        arr = check_add(chunks, vectors, collection=self.collection, recorded=record, embedder=embedder)
+        norms = np.linalg.norm(arr, axis=1, keepdims=True)
+        unit = np.divide(arr, norms, out=np.zeros_like(arr), where=norms > 0)
+        for chunk, vec in zip(chunks, unit, strict=True):
+            words = _words(chunk.text)
+            self._rows[chunk.id] = _Row(chunk, vec.copy(), Counter(words), len(words))
+
+    def delete(self, doc_id: str) -> int:
+        """Delete every chunk of ``doc_id``; return how many were deleted."""
+        doomed = [cid for cid, row in self._rows.items() if row.chunk.doc_id == doc_id]
+        for cid in doomed:
+            del self._rows[cid]
+        return len(doomed)
+
+    # -- reading ----------------------------------------------------------
+    def documents(self) -> list[DocumentInfo]:
+        """List the documents held, sorted by source then doc id."""
+        counts: Counter[tuple[str, str]] = Counter()
+        for row in self._rows.values():
+            counts[(row.chunk.source, row.chunk.doc_id)] += 1
+        return [DocumentInfo(doc_id, source, n) for (source, doc_id), n in sorted(counts.items())]
+
+    def chunks(self, doc_id: str | None = None) -> list[Chunk]:
+        """Return the stored chunks (of one document if ``doc_id`` is given) in insertion order."""
+        return [r.chunk for r in self._rows.values() if doc_id is None or r.chunk.doc_id == doc_id]
+
+    def search(
+        self,
+        query_vector: npt.NDArray[np.float32] | None = None,
+        query_text: str | None = None,
+        k: int = 5,
+        where: Where | None = None,
+        mode: SearchMode = "vector",
+    ) -> list[SearchResult]:
+        """Return the ``k`` best hits, best first (scores are described in the module docstring).
+
+        Raises:
+            CollectionNotFoundError: the collection does not exist.
+            ConfigError: bad ``k`` or ``mode``, or the query the mode needs is missing.
+            EmbedderMismatchError: the query vector has the wrong dimension.
+            FilterError: the filter is invalid, or a raw string (not supported here).
+        """
+        record = self._require()
+        q = check_search(query_vector, query_text, k, mode, collection=self.collection, recorded=record)
+        if isinstance(where, str):
+            raise FilterError(
+                "InMemoryStore does not run raw string filters; pass a mapping such as "
+                "{'source': 'a.pdf'} (raw SQL filters need LanceDBStore)"
+            )
+        conditions = parse_where(where)
+        rows = [r for r in self._rows.values() if matches(conditions, r.fields())]
+        if mode == "vector":
+            assert q is not None
+            ranked = self._vector_ranking(rows, q)
+        elif mode == "text":
+            assert query_text is not None
+            ranked = self._text_ranking(rows, query_text)
+        elif mode == "hybrid":
+            assert q is not None and query_text is not None
+            pool = max(k, HYBRID_CANDIDATES)
+            by_vec = [r.chunk.id for r, _ in self._vector_ranking(rows, q)[:pool]]
+            by_text = [r.chunk.id for r, _ in self._text_ranking(rows, query_text)[:pool]]
+            ranked = [(self._rows[cid], score) for cid, score in rrf([by_vec, by_text])]
+        else:  # pragma: no cover - check_search rejects other modes
+            raise ConfigError(f"unknown search mode {mode!r}")
+        return [_result(rank, row.chunk, score) for rank, (row, score) in enumerate(ranked[:k], start=1)]
+
+    @staticmethod
+    def _vector_ranking(rows: list[_Row], q: npt.NDArray[np.float32]) -> list[tuple[_Row, float]]:
+        import numpy as np
+
+        if not rows:
+            return []
+        norm = float(np.linalg.norm(q))
+        unit = q / norm if norm > 0 else q
+        scores = np.stack([r.vector for r in rows]) @ unit
+        order = np.argsort(-scores, kind="stable")
+        return [(rows[i], float(scores[i])) for i in order]
+
+    def _text_ranking(self, rows: list[_Row], query: str) -> list[tuple[_Row, float]]:
+        terms = set(_words(query))
+        if not terms or not rows:
+            return []
+        # corpus statistics over the whole collection, as a full-text index would keep them
+        everything = list(self._rows.values())
+        n = len(everything)
+        avg_len = sum(r.length for r in everything) / n or 1.0
+        df = {t: sum(1 for r in everything if t in r.terms) for t in terms}
+        idf = {t: math.log(1.0 + (n - df[t] + 0.5) / (df[t] + 0.5)) for t in terms}
+        scored: list[tuple[_Row, float]] = []
+        for row in rows:
+            score = 0.0
+            for t in terms:
+                tf = row.terms.get(t, 0)
+                if tf:
+                    denom = tf + _BM25_K1 * (1 - _BM25_B + _BM25_B * row.length / avg_len)
+                    score += idf[t] * tf * (_BM25_K1 + 1) / denom
+            if score > 0:
+                scored.append((row, score))
+        scored.sort(key=lambda rs: -rs[1])
+        return scored
+
+
+def _result(rank: int, chunk: Chunk, score: float) -> SearchResult:
+    return SearchResult(
+        rank=rank,
+        score=score,
+        text=chunk.text,
+        doc_id=chunk.doc_id,
+        source=chunk.source,
+        section_path=tuple(chunk.section_path),
+        page_start=chunk.page_start,
+        page_end=chunk.page_end,
+        start=chunk.start,
+        end=chunk.end,
+        chunk_id=chunk.id,
+        chunk_index=chunk.index,
+        metadata=MappingProxyType(dict(chunk.metadata)),
+    )
