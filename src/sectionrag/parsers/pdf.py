@@ -185,6 +185,8 @@ class PdfParser:
             if "password" in message.lower():
                 hint = "wrong password" if self.password else "pass password=... to parse it"
                 raise ParseError(f"{label}: the PDF is encrypted ({hint})", source=label) from e
+            if _has_no_pages(data):
+                raise ParseError(f"{label}: the PDF has no pages", source=label) from e
             raise ParseError(f"{label}: corrupt or unreadable PDF ({message})", source=label) from e
         return label, pdf
 
@@ -238,11 +240,15 @@ class PdfParser:
         for lines in pages_lines:
             for line in lines:
                 line.text = _clean(line.text)
+        for lines in pages_lines:
+            _assign_rows(lines)
         if self.remove_headers:
             _mark_furniture(pages_lines)
-        ordered = [_reading_order([ln for ln in lines if ln.role != "furniture" and ln.text]) for lines in pages_lines]
+        kept = [[ln for ln in lines if ln.role != "furniture" and ln.text] for lines in pages_lines]
+        for lines in kept:
+            _mark_tables(lines)
+        ordered = [_reading_order(lines) for lines in kept]
         body = _body_style(ordered)
-        _mark_tables(ordered)
         candidates = _find_headings(ordered, body)
         title = _split_title(candidates, ordered, body)
         if title and "title" not in metadata:
@@ -256,6 +262,15 @@ class PdfParser:
             metadata["sections_from"] = "layout"
         sections = build_sections(headings, len(text), pages)
         return Document.create(text, source=label, sections=sections, pages=pages, metadata=metadata)
+
+
+def _has_no_pages(data: str | bytes) -> bool:
+    """Tell whether a PDF that pdfium refused declares an empty page tree."""
+    try:
+        raw = data if isinstance(data, bytes) else Path(data).read_bytes()
+    except OSError:
+        return False
+    return bool(re.search(rb"/Count\s+0\b", raw)) and not re.search(rb"/Type\s*/Page\b", raw)
 
 
 # --------------------------------------------------------------------- layout
@@ -303,40 +318,56 @@ def _mark_furniture(pages_lines: list[list[PdfLine]]) -> None:
 
 
 def _reading_order(lines: list[PdfLine]) -> list[PdfLine]:
-    """Order a page's lines for reading: column by column on multi-column pages."""
+    """Order a page's lines for reading: column by column on multi-column pages.
+
+    Table rows and lines that cross the gutter are read as full-width bands;
+    between them, the left column is read before the right one.
+    """
     if len(lines) < 8:
-        return lines
+        return _rows_in_order(lines) if any(ln.role == "table" for ln in lines) else lines
+    text_lines = [ln for ln in lines if ln.role != "table"]
     x_min = min(ln.x0 for ln in lines)
     x_max = max(ln.x1 for ln in lines)
     width = x_max - x_min
-    if width <= 0:
-        return lines
     best: float | None = None
     best_score = 0
     for frac in (0.5, 0.45, 0.55, 0.4, 0.6):
         gutter = x_min + frac * width
-        left = sum(1 for ln in lines if ln.x1 <= gutter)
-        right = sum(1 for ln in lines if ln.x0 >= gutter)
-        if left >= 4 and right >= 4 and left + right >= 0.6 * len(lines):
+        left = sum(1 for ln in text_lines if ln.x1 <= gutter)
+        right = sum(1 for ln in text_lines if ln.x0 >= gutter)
+        if left >= 4 and right >= 4 and left + right >= 0.6 * len(text_lines):
             score = min(left, right)
             if score > best_score:
                 best, best_score = gutter, score
     if best is None:
-        return lines
+        return _rows_in_order(lines) if any(ln.role == "table" for ln in lines) else lines
     gutter = best
     out: list[PdfLine] = []
     band_left: list[PdfLine] = []
     band_right: list[PdfLine] = []
-    for ln in sorted(lines, key=lambda ln: ln.top):
-        if ln.x1 <= gutter:
+    for ln in sorted(lines, key=lambda ln: (ln.row, ln.x0)):
+        if ln.role != "table" and ln.x1 <= gutter:
             band_left.append(ln)
-        elif ln.x0 >= gutter:
+        elif ln.role != "table" and ln.x0 >= gutter:
             band_right.append(ln)
-        else:  # spans both columns: closes the band above it
+        else:  # a table row or a line across both columns closes the band above it
             out += band_left + band_right
             band_left, band_right = [], []
             out.append(ln)
     out += band_left + band_right
+    return out
+
+
+def _rows_in_order(lines: list[PdfLine]) -> list[PdfLine]:
+    """Keep pdfium's order but read each table row's cells together, left to right."""
+    out: list[PdfLine] = []
+    done: set[int] = set()
+    for ln in lines:
+        if ln.role != "table":
+            out.append(ln)
+        elif ln.row not in done:
+            done.add(ln.row)
+            out += sorted((c for c in lines if c.row == ln.row and c.role == "table"), key=lambda c: c.x0)
     return out
 
 
@@ -351,21 +382,42 @@ def _body_style(pages: list[list[PdfLine]]) -> float:
     return sizes.most_common(1)[0][0]
 
 
-def _mark_tables(pages: list[list[PdfLine]]) -> None:
-    """Mark rows split into several cells, two or more rows in a run, as table rows."""
-    for lines in pages:
-        by_row: dict[int, list[PdfLine]] = {}
-        for ln in lines:
-            by_row.setdefault(ln.row, []).append(ln)
-        multi = {row for row, cells in by_row.items() if len(cells) >= 2}
-        rows_sorted = sorted(by_row)
-        for i, row in enumerate(rows_sorted):
-            if row not in multi:
-                continue
-            neighbours = {rows_sorted[j] for j in (i - 1, i + 1) if 0 <= j < len(rows_sorted)}
-            if neighbours & multi:
-                for ln in by_row[row]:
-                    ln.role = "table"
+def _assign_rows(lines: list[PdfLine]) -> None:
+    """Number the visual rows of a page: pieces whose boxes share a baseline share a row."""
+    row = -1
+    last_bottom = -1e9
+    last_top = -1e9
+    for ln in sorted(lines, key=lambda ln: (ln.bottom, ln.x0)):
+        tolerance = 0.4 * max(ln.height, 1.0)
+        if abs(ln.bottom - last_bottom) > tolerance and abs(ln.top - last_top) > tolerance:
+            row += 1
+            last_bottom, last_top = ln.bottom, ln.top
+        ln.row = row
+
+
+def _mark_tables(lines: list[PdfLine]) -> None:
+    """Mark rows of two or more short cells, in runs of two or more rows, as table rows."""
+    if not lines:
+        return
+    width = max(ln.x1 for ln in lines) - min(ln.x0 for ln in lines)
+    by_row: dict[int, list[PdfLine]] = {}
+    for ln in lines:
+        by_row.setdefault(ln.row, []).append(ln)
+
+    def is_cells(cells: list[PdfLine]) -> bool:
+        if len(cells) >= 3:
+            return True
+        return len(cells) == 2 and all(c.x1 - c.x0 < 0.35 * width for c in cells)
+
+    rows_sorted = sorted(by_row)
+    multi = {row for row in rows_sorted if is_cells(by_row[row])}
+    for i, row in enumerate(rows_sorted):
+        if row not in multi:
+            continue
+        neighbours = {rows_sorted[j] for j in (i - 1, i + 1) if 0 <= j < len(rows_sorted)}
+        if neighbours & multi:
+            for ln in by_row[row]:
+                ln.role = "table"
 
 
 # ------------------------------------------------------------------- headings
@@ -657,6 +709,10 @@ def _titles_match(a: str, b: str) -> bool:
 # ------------------------------------------------------------------ assembly
 
 
+def _is_heading_role(line: PdfLine) -> bool:
+    return line.role in ("heading", "title")
+
+
 def _assemble(
     pages: list[list[PdfLine]], candidates: list[_Candidate]
 ) -> tuple[str, list[PageSpan], dict[int, int]]:
@@ -682,11 +738,15 @@ def _assemble(
                     parts[-1] = parts[-1][:-1]
                     pos -= 1
                     sep = ""
-                elif id(ln) in heading_first or prev.role in ("heading", "title") != (ln.role in ("heading", "title")):
+                elif prev.row == ln.row and ln.x0 >= prev.x1 - 1 and prev.role == ln.role != "heading":
+                    sep = " "  # pieces of one row: a TOC entry and its page number
+                elif id(ln) in heading_first or _is_heading_role(prev) != _is_heading_role(ln):
                     sep = "\n\n"
-                elif prev.role == "table" or ln.role == "table":
+                elif prev.role == "table" and ln.role == "table":
                     sep = "\n"
-                elif ln.top - prev.bottom > max(prev.height, ln.height) * 0.9 or ln.top < prev.top - 2:
+                elif prev.role == "table" or ln.role == "table":
+                    sep = "\n\n"
+                elif ln.bottom - prev.bottom > 1.65 * max(prev.size, ln.size, 1.0) or ln.bottom < prev.top:
                     sep = "\n\n"
                 else:
                     sep = "\n"
