@@ -83,6 +83,15 @@ def test_minilm_without_its_package_names_the_extra(monkeypatch: pytest.MonkeyPa
     assert resolve_model(MINILM_ID).local is False
 
 
+def test_embedder_pickles_without_its_weights() -> None:
+    import pickle
+
+    emb = SentenceTransformerEmbedder("minilm", batch_size=4)
+    assert emb.count_tokens("a b") == 2
+    clone = pickle.loads(pickle.dumps(emb))
+    assert (clone.name, clone.batch_size, clone.count_tokens("a b c")) == (emb.name, 4, 3)
+
+
 def test_get_embedder_passes_instances_through() -> None:
     fake = HashEmbedder()
     assert get_embedder(fake) is fake

@@ -15,7 +15,8 @@ the model's ``tokenizer.json`` (from the local directory or the Hugging Face
 cache); weights are loaded on the first embedding, once per
 ``(model, device, trust_remote_code)`` and shared between instances.
 
-Failing fast. If a hub model is not in the local cache, loading raises
+Failing fast. A hub model found in the local Hugging Face cache is loaded
+from it without contacting the hub. If it is not in the cache, loading raises
 :class:`~sectionrag.errors.ModelNotAvailableError` at once when
 ``HF_HUB_OFFLINE`` is set, or after a single ~3 s probe of the hub when it
 is not reachable, instead of minutes of download retries.
@@ -390,6 +391,18 @@ class SentenceTransformerEmbedder:
 
     def __repr__(self) -> str:
         return f"SentenceTransformerEmbedder({self.model!r}, device={self.device!r})"
+
+    def __getstate__(self) -> dict[str, Any]:
+        # picklable for worker processes: the lock and tokenizer are rebuilt, weights reload lazily
+        state = self.__dict__.copy()
+        state["_lock"] = None
+        state["_tokenizer"] = None
+        state["_specials"] = None
+        return state
+
+    def __setstate__(self, state: dict[str, Any]) -> None:
+        self.__dict__.update(state)
+        self._lock = threading.Lock()
 
     # -- metadata -----------------------------------------------------------
     @property
