@@ -29,13 +29,34 @@ def register(sub: Any, common: argparse.ArgumentParser) -> None:
     p.set_defaults(handler=run)
 
 
-def build_where(args: argparse.Namespace) -> Any:
+def resolve_sources(names: list[str], store: Any) -> list[str]:
+    """Map each ``--source`` to the sources as indexed: an exact source or a file name.
+
+    Raises:
+        ConfigError: a name matches no indexed document (the message lists some that exist).
+    """
+    from pathlib import PurePath
+
+    from sectionrag.errors import ConfigError
+
+    indexed = sorted({d.source for d in store.documents()})
+    out: list[str] = []
+    for name in names:
+        matches = [s for s in indexed if s == name or PurePath(s).name == name]
+        if not matches:
+            shown = ", ".join(PurePath(s).name for s in indexed[:10]) or "none"
+            raise ConfigError(f"--source {name!r} matches no indexed document; indexed: {shown}")
+        out.extend(matches)
+    return out
+
+
+def build_where(args: argparse.Namespace, store: Any) -> Any:
     """Combine ``--source``/``--section``/``--where`` into one filter for the store."""
     from sectionrag.errors import ConfigError
 
     structured: dict[str, Any] = {}
     if args.source:
-        structured["source"] = list(args.source)
+        structured["source"] = resolve_sources(list(args.source), store)
     if args.section:
         structured["section"] = args.section
     if args.where and structured:
@@ -56,7 +77,7 @@ def run(args: argparse.Namespace) -> int:
             f"collection {args.collection!r} does not exist in {args.db}; index documents first "
             f"with `sectionrag index PATH --db {args.db}`"
         )
-    where = build_where(args)
+    where = build_where(args, store)
     vector = None
     if args.mode != "text":
         embedder = embedder_for_store(store, args.embedder)
