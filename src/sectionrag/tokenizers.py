@@ -21,7 +21,7 @@ from typing import TYPE_CHECKING, Any, Protocol, runtime_checkable
 if TYPE_CHECKING:
     import tokenizers
 
-__all__ = ["HFTokenizer", "OffsetTokenizer", "WordTokenizer", "token_offsets"]
+__all__ = ["HFTokenizer", "OffsetTokenizer", "WordTokenizer", "token_offsets", "whitespace_additive"]
 
 _WORD = re.compile(r"\w+|[^\w\s]", re.UNICODE)
 
@@ -43,6 +43,8 @@ class WordTokenizer:
     """Counts runs of word characters and single punctuation marks as tokens."""
 
     name = "words"
+    #: counts add up across whitespace: ``count(a + " " + b) == count(a) + count(b)``
+    whitespace_additive = True
 
     def count_tokens(self, text: str) -> int:
         """Return the number of word and punctuation tokens in ``text``."""
@@ -80,6 +82,8 @@ class HFTokenizer:
         tokenizer.no_truncation()
         tokenizer.no_padding()
         self._tok: Any = tokenizer
+        #: counts add up across whitespace (a Bert-style or whitespace pre-tokenizer)
+        self.whitespace_additive = whitespace_additive(tokenizer)
 
     def count_tokens(self, text: str) -> int:
         """Return the number of model tokens in ``text``."""
@@ -93,6 +97,43 @@ class HFTokenizer:
     def token_offsets(self, text: str) -> list[tuple[int, int]]:
         """Return ``(start, end)`` character spans of the model tokens of ``text``."""
         return [tuple(o) for o in self._tok.encode(text, add_special_tokens=False).offsets]
+
+    def token_offsets_batch(self, texts: Sequence[str]) -> list[list[tuple[int, int]]]:
+        """Token spans of many texts in one (parallel) call."""
+        encs = self._tok.encode_batch(list(texts), add_special_tokens=False)
+        return [e.offsets for e in encs]
+
+
+_ADDITIVE_PRE = frozenset({"BertPreTokenizer", "Whitespace", "WhitespaceSplit"})
+_ADDITIVE_NORM = frozenset(
+    {"BertNormalizer", "Lowercase", "NFC", "NFD", "NFKC", "NFKD", "StripAccents", "Strip"}
+)
+
+
+def whitespace_additive(tokenizer: Any) -> bool:
+    """Tell whether a ``tokenizers.Tokenizer`` tokenizes each whitespace-separated word on its own.
+
+    Then the tokens of a text cut at whitespace are the tokens of its pieces,
+    so counts add up; chunkers use this to skip re-counting chunks.
+    """
+    import json
+
+    try:
+        spec = json.loads(tokenizer.to_str())
+    except (AttributeError, ValueError, TypeError):
+        return False
+
+    def kinds(node: Any) -> list[str]:
+        if not isinstance(node, dict):
+            return []
+        if node.get("type") == "Sequence":
+            items = node.get("normalizers") or node.get("pretokenizers") or []
+            return [k for item in items for k in kinds(item)]
+        return [str(node.get("type"))]
+
+    pre = kinds(spec.get("pre_tokenizer"))
+    norm = kinds(spec.get("normalizer"))
+    return len(pre) == 1 and pre[0] in _ADDITIVE_PRE and all(k in _ADDITIVE_NORM for k in norm)
 
 
 def token_offsets(counter: object, text: str) -> list[tuple[int, int]] | None:

@@ -1,0 +1,104 @@
+"""``paragraph``: one chunk per blank-line block, as seed 001 does.
+
+A heading block (a single short line such as ``Refund Policy:``, ``# Title``
+or a line that starts a section of the document) is attached to the block it
+introduces. A block over the cap is split into sentence packs. With
+``pack=True`` consecutive small blocks are packed together up to the size.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from sectionrag.chunkers._base import BaseChunker
+from sectionrag.chunkers._sentences import split_sentences
+from sectionrag.chunkers._spans import Measure, Span, trim
+from sectionrag.chunkers.sentence import pack_ranges
+from sectionrag.types import Document
+
+__all__ = ["ParagraphChunker", "is_heading_line", "paragraph_blocks"]
+
+_BLANK = re.compile(r"\n[ \t\r\f\v]*\n\s*")
+_CLOSERS = "\"'\u201d\u2019)]_*"
+
+
+def paragraph_blocks(text: str, start: int, end: int) -> list[Span]:
+    """Blank-line separated blocks of ``text[start:end]``, trimmed, non-empty."""
+    out: list[Span] = []
+    pos = start
+    for m in _BLANK.finditer(text, start, end):
+        a, b = trim(text, pos, m.start())
+        if b > a:
+            out.append((a, b))
+        pos = m.end()
+    a, b = trim(text, pos, end)
+    if b > a:
+        out.append((a, b))
+    return out
+
+
+def is_heading_line(text: str, start: int, end: int, section_starts: frozenset[int] = frozenset()) -> bool:
+    """Tell whether ``text[start:end]`` is one short line that reads as a heading."""
+    line = text[start:end]
+    if "\n" in line or not line:
+        return False
+    if start in section_starts or line.startswith("#"):
+        return True
+    core = line.rstrip(_CLOSERS)
+    if not core or len(line) > 80 or len(line.split()) > 12:
+        return False
+    first = line.lstrip(_CLOSERS + "(")[:1]
+    return core[-1] not in ".!?,;" and (first.isupper() or first.isdigit())
+
+
+class ParagraphChunker(BaseChunker):
+    """One chunk per paragraph (blank-line block), heading blocks kept with their body.
+
+    Args:
+        size: Maximum tokens per chunk (default 512); a longer block is split at
+            sentence ends.
+        tokenizer: Counts tokens (default :class:`~sectionrag.tokenizers.WordTokenizer`).
+        pack: Pack consecutive blocks together up to ``size`` (default ``False``).
+    """
+
+    strategy = "paragraph"
+
+    def __init__(self, *, size: int = 512, tokenizer: Any = None, pack: bool = False) -> None:
+        super().__init__(size=size, tokenizer=tokenizer)
+        if not isinstance(pack, bool):
+            raise TypeError(f"pack must be a bool, not {type(pack).__name__}")
+        self.pack = pack
+
+    def __repr__(self) -> str:
+        return f"ParagraphChunker(size={self.size}, pack={self.pack})"
+
+    def split(self, document: Document, measure: Measure, start: int, end: int, budget: int) -> list[Span]:
+        """Blocks of ``text[start:end]`` (headings attached, oversize blocks split)."""
+        text = document.text
+        heads = frozenset(s.start for s in document.sections)
+        units: list[Span] = []
+        pending: int | None = None
+        blocks = paragraph_blocks(text, start, end)
+        for k, (a, b) in enumerate(blocks):
+            if k + 1 < len(blocks) and is_heading_line(text, a, b, heads):
+                if pending is None:
+                    pending = a
+                continue
+            units.append((a if pending is None else pending, b))
+            pending = None
+        pieces: list[Span] = []
+        costs: list[int] = []
+        for (a, b), cost in zip(units, measure.estimate_spans(units), strict=False):
+            if cost <= budget:
+                pieces.append((a, b))
+                costs.append(cost)
+                continue
+            sents = split_sentences(text, a, b, cuts=document.boundaries()).spans
+            sent_costs = measure.estimate_spans(sents)
+            for i, j in pack_ranges(sent_costs, budget):
+                pieces.append((sents[i][0], sents[j - 1][1]))
+                costs.append(sum(sent_costs[i:j]))
+        if not self.pack:
+            return pieces
+        return [(pieces[i][0], pieces[j - 1][1]) for i, j in pack_ranges(costs, budget)]

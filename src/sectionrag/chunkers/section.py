@@ -1,0 +1,185 @@
+"""``section``: chunk each section on its own, never mixing two sections in one chunk.
+
+Each piece of the document between two section starts (see
+:meth:`~sectionrag.types.Document.segments`) is chunked separately by an
+inner strategy (``semantic`` by default). A section that holds nothing but its
+heading line is carried into its first subsection (a chunk keeps its parent
+headings rather than leaving them alone in a chunk of their own).
+
+When the sections give fewer than ``min_chunks`` chunks (a flat document
+without headings, a short report), the inner strategy is run over the whole
+text instead, as seed 000 does; section starts still cut chunks there, so even
+then no chunk mixes two sections.
+
+With ``contextual_header=True`` each chunk's embedded text is prefixed with its
+section path (``Report > Results``), stored in ``Chunk.context`` and counted
+inside the token budget.
+"""
+
+from __future__ import annotations
+
+import bisect
+from typing import Any
+
+from sectionrag.chunkers._base import BaseChunker, Planned, assemble, check_int
+from sectionrag.chunkers._spans import Measure, Span, trim
+from sectionrag.errors import ConfigError
+from sectionrag.types import Chunk, Document
+
+__all__ = ["SectionChunker"]
+
+_SEPARATOR = " > "
+
+
+class SectionChunker(BaseChunker):
+    """Section-aware chunking over an inner strategy.
+
+    Args:
+        size: Maximum tokens per chunk, header included (default 512).
+        tokenizer: Counts tokens (default :class:`~sectionrag.tokenizers.WordTokenizer`).
+        inner: The strategy used inside each section: a name (default ``"semantic"``)
+            or a built-in chunker instance.
+        contextual_header: Prefix the embedded text with the section path.
+        min_chunks: Below this many chunks from the sections, chunk the whole
+            text instead (default 3, as in seed 000; 0 turns it off).
+        **inner_params: Passed to the inner strategy (``threshold``,
+            ``min_sentences``, ``window``, ``embedder``, ``overlap``, ``unit``, ``pack`` ...).
+    """
+
+    strategy = "section"
+
+    def __init__(
+        self,
+        *,
+        size: int = 512,
+        tokenizer: Any = None,
+        inner: str | BaseChunker = "semantic",
+        contextual_header: bool = False,
+        min_chunks: int = 3,
+        **inner_params: Any,
+    ) -> None:
+        super().__init__(size=size, tokenizer=tokenizer)
+        if not isinstance(contextual_header, bool):
+            raise TypeError(f"contextual_header must be a bool, not {type(contextual_header).__name__}")
+        self.contextual_header = contextual_header
+        self.min_chunks = check_int("min_chunks", min_chunks, minimum=0)
+        if isinstance(inner, str):
+            from sectionrag.registry import CHUNKERS, load_class
+
+            if inner == "section":
+                raise ConfigError("inner strategy cannot be 'section'; choose another strategy")
+            cls = load_class(CHUNKERS, inner, "inner chunking strategy")
+            try:
+                self.inner: BaseChunker = cls(size=size, tokenizer=self.tokenizer, **inner_params)
+            except TypeError as e:
+                raise ConfigError(f"invalid parameters for inner strategy {inner!r}: {e}") from e
+        elif isinstance(inner, BaseChunker) and not isinstance(inner, SectionChunker):
+            if inner_params:
+                raise ConfigError(
+                    f"parameters {sorted(inner_params)} cannot be applied to an inner chunker instance"
+                )
+            self.inner = inner
+        else:
+            raise TypeError(
+                f"inner must be a strategy name or a built-in chunker, not {type(inner).__name__}"
+            )
+
+    def __repr__(self) -> str:
+        return (
+            f"SectionChunker(size={self.size}, inner={self.inner!r}, "
+            f"contextual_header={self.contextual_header}, min_chunks={self.min_chunks})"
+        )
+
+    def header_for(self, path: tuple[str, ...]) -> str:
+        """Return the contextual header for a section path (``""`` when off or outside any section)."""
+        return _SEPARATOR.join(path) if self.contextual_header and path else ""
+
+    def chunk(self, document: Document) -> list[Chunk]:
+        """Chunk each section separately (or the whole text, see the module docs)."""
+        if not isinstance(document, Document):
+            raise TypeError(f"chunk() expects a Document, not {type(document).__name__}")
+        measure = Measure(document.text, self.tokenizer)
+        limit = self.limit
+        planned = self._by_section(document, measure, limit)
+        if len(planned) < self.min_chunks:
+            whole = self._whole_text(document, measure, limit)
+            if len(whole) > len(planned):
+                planned = whole
+        return assemble(document, measure, planned, limit)
+
+    def _budget(self, measure: Measure, header: str, limit: int) -> tuple[str, int]:
+        """Return the header actually used and the token budget left for the text."""
+        if not header:
+            return "", limit
+        cost = measure.count(header + "\n")
+        if cost > limit // 2:
+            return "", limit  # a header that would crowd out the text is dropped
+        return header, limit - cost
+
+    def _by_section(self, document: Document, measure: Measure, limit: int) -> list[Planned]:
+        text = document.text
+        out: list[Planned] = []
+        carry: int | None = None
+        segments = document.segments()
+        for k, (start, end, path) in enumerate(segments):
+            a, b = trim(text, start, end)
+            if b <= a:
+                continue
+            nxt = segments[k + 1][2] if k + 1 < len(segments) else None
+            if (
+                path
+                and a == start
+                and nxt is not None
+                and len(nxt) > len(path)
+                and nxt[: len(path)] == path
+                and "\n" not in text[a:b]
+            ):
+                carry = start if carry is None else carry  # a heading alone: keep it with its subsection
+                continue
+            if carry is not None:
+                start, carry = carry, None
+            header, budget = self._budget(measure, self.header_for(path), limit)
+            for x, y, n in self._inner(document, measure, start, end, budget):
+                out.append((x, y, header, -1 if header else n))
+        if carry is not None:  # only headings left (the document ends inside them)
+            out.append((carry, len(text), "", -1))
+        return out
+
+    def _inner(
+        self, document: Document, measure: Measure, start: int, end: int, budget: int
+    ) -> list[tuple[int, int, int]]:
+        plan = getattr(self.inner, "plan", None)
+        if callable(plan):  # windowed strategies come with exact counts
+            return [(a, b, n) for a, b, _, n in plan(measure, start, end, budget)]
+        return [(a, b, -1) for a, b in self.inner.split(document, measure, start, end, budget)]
+
+    def _whole_text(self, document: Document, measure: Measure, limit: int) -> list[Planned]:
+        text = document.text
+        cuts = document.boundaries()
+        deepest = max((len(s.path) for s in document.sections), default=0)
+        header_budget = limit
+        if self.contextual_header and deepest:
+            longest = max((s.path for s in document.sections), key=lambda p: len(_SEPARATOR.join(p)))
+            header_budget = self._budget(measure, self.header_for(longest), limit)[1]
+        out: list[Planned] = []
+        for a, b, n in self._inner(document, measure, 0, len(text), header_budget):
+            pieces = _cut(a, b, cuts)
+            for x, y in pieces:
+                x, y = trim(text, x, y)
+                if y <= x:
+                    continue
+                header, _ = self._budget(measure, self.header_for(document.section_path_at(x)), limit)
+                out.append((x, y, header, n if len(pieces) == 1 and not header else -1))
+        return out
+
+
+def _cut(a: int, b: int, cuts: list[int]) -> list[Span]:
+    """Split ``[a, b)`` at every offset of ``cuts`` strictly inside it."""
+    i = bisect.bisect_right(cuts, a)
+    out: list[Span] = []
+    while i < len(cuts) and cuts[i] < b:
+        out.append((a, cuts[i]))
+        a = cuts[i]
+        i += 1
+    out.append((a, b))
+    return out
