@@ -442,6 +442,19 @@ def test_embed_queries_falls_back_to_embed_query() -> None:
     assert embed_queries(emb, []).shape == (0, 64)
 
 
+def test_precomputed_query_vectors_are_used_as_given() -> None:
+    emb = CountingEmbedder()
+    store = tiny_index(emb)
+    vectors = embed_queries(emb, [q.query for q in QUERIES])
+    emb.calls.clear()
+    for mode in ("vector", "hybrid"):
+        report = evaluate(store, QUERIES, query_vectors=vectors, k=1, mode=mode)  # type: ignore[arg-type]
+        assert report.metrics["hit"] == 1.0
+    assert emb.calls == []
+    with pytest.raises(ConfigError, match="one row per query"):
+        evaluate(store, QUERIES, query_vectors=vectors[:2], k=1)
+
+
 def test_text_mode_needs_no_embedder_and_vector_mode_does() -> None:
     store = tiny_index(CountingEmbedder())
     report = evaluate(store, QUERIES, mode="text", k=1)

@@ -543,6 +543,7 @@ def evaluate(
     mode: SearchMode = "vector",
     where: Where | None = None,
     batch_size: int = 64,
+    query_vectors: npt.NDArray[np.float32] | None = None,
 ) -> EvalReport:
     """Search a collection for every query and score the results.
 
@@ -556,6 +557,9 @@ def evaluate(
         mode: ``vector``, ``text`` or ``hybrid``.
         where: A filter passed to every search (structured mapping or raw expression).
         batch_size: Queries embedded per call.
+        query_vectors: Query vectors computed beforehand (row ``i`` for query ``i``),
+            e.g. with :func:`embed_queries`, to evaluate several collections or
+            modes without embedding the queries again; ``embedder`` is then not needed.
 
     Raises:
         ConfigError: bad ``k``/``mode``, no embedder where one is needed, or a bad queries file.
@@ -583,7 +587,14 @@ def evaluate(
     report = EvalReport(k=k, mode=mode)
     t0 = time.perf_counter()
     vectors = None
-    if mode != "text":
+    if mode != "text" and query_vectors is not None:
+        vectors = query_vectors
+        if getattr(vectors, "ndim", 0) != 2 or vectors.shape[0] != len(items):
+            raise ConfigError(
+                f"query_vectors must have one row per query: expected ({len(items)}, dimension), "
+                f"got {getattr(vectors, 'shape', None)}"
+            )
+    elif mode != "text":
         if embedder is None:
             raise ConfigError(
                 f"mode {mode!r} needs the collection's embedder: pass embedder=..., "

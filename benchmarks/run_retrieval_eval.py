@@ -1,0 +1,235 @@
+"""Retrieval experiment: chunking strategy x search mode on benchmarks/eval_data.
+
+Indexes the four evaluation documents once per chunking strategy with the
+``minilm`` preset (offline, packaged), then runs every query of
+``queries.jsonl`` in ``vector``, ``text`` and ``hybrid`` mode and reports
+recall@k, MRR@k, nDCG@k and span IoU. ``section`` is also run with the chunk
+context (title and section path) stripped before embedding, to compare
+contextual with plain embeddings.
+
+    python benchmarks/run_retrieval_eval.py                 # print and update docs/evaluation.md
+    python benchmarks/run_retrieval_eval.py --no-write --json results.json
+    python benchmarks/run_retrieval_eval.py --strategies fixed,section --modes hybrid
+
+The results table goes between the ``<!-- results:start -->`` and
+``<!-- results:end -->`` markers of docs/evaluation.md; the prose around it
+is left alone.
+"""
+
+from __future__ import annotations
+
+import argparse
+import dataclasses
+import json
+import os
+import platform
+import sys
+import tempfile
+import time
+from collections import defaultdict
+from pathlib import Path
+from typing import Any
+
+os.environ.setdefault("HF_HUB_OFFLINE", "1")
+os.environ.setdefault("TOKENIZERS_PARALLELISM", "false")
+
+ROOT = Path(__file__).resolve().parent.parent
+DATA = ROOT / "benchmarks" / "eval_data"
+DOC = ROOT / "docs" / "evaluation.md"
+START, END = "<!-- results:start -->", "<!-- results:end -->"
+
+#: (label, strategy name, chunker parameters, strip chunk context before embedding)
+VARIANTS: list[tuple[str, str, dict[str, Any], bool]] = [
+    ("fixed 512", "fixed", {"size": 512}, False),
+    ("recursive", "recursive", {}, False),
+    ("semantic", "semantic", {}, False),
+    ("section", "section", {}, False),
+    ("section, no context", "section", {}, True),
+]
+MODES = ("vector", "text", "hybrid")
+
+
+class PlainChunks:
+    """Wrap a chunker and drop each chunk's ``context``, so only the chunk text is embedded."""
+
+    def __init__(self, inner: Any) -> None:
+        self.inner = inner
+
+    def chunk(self, document: Any) -> list[Any]:
+        return [dataclasses.replace(c, context="") for c in self.inner.chunk(document)]
+
+
+def documents() -> list[Path]:
+    return sorted(p for p in DATA.iterdir() if p.suffix in (".md", ".txt") and p.name != "README.md")
+
+
+def doc_types() -> dict[str, str]:
+    out = {}
+    for line in (DATA / "queries.jsonl").read_text(encoding="utf-8").splitlines():
+        if line.strip():
+            row = json.loads(line)
+            out[row["id"]] = row.get("doc_type", "?")
+    return out
+
+
+def make_store(kind: str, db: Path, collection: str) -> Any:
+    from sectionrag.stores import InMemoryStore, LanceDBStore
+
+    if kind == "memory":
+        return InMemoryStore(collection=collection)
+    return LanceDBStore(db, collection=collection)
+
+
+def run(args: argparse.Namespace) -> dict[str, Any]:
+    import sectionrag
+    from sectionrag.embedders import get_embedder
+    from sectionrag.eval.retrieval import embed_queries, evaluate, load_queries
+    from sectionrag.pipeline import Pipeline
+
+    wanted = {s.strip() for s in args.strategies.split(",")} if args.strategies else None
+    modes = [m.strip() for m in args.modes.split(",")]
+    queries = load_queries(DATA / "queries.jsonl")
+    kinds = doc_types()
+    embedder = get_embedder(args.embedder)
+    files = documents()
+    t0 = time.perf_counter()
+    vectors = embed_queries(embedder, [q.query for q in queries])  # once, for every variant and mode
+    print(f"embedded {len(queries)} queries in {time.perf_counter() - t0:.1f} s", file=sys.stderr)
+    rows: list[dict[str, Any]] = []
+    skipped: list[str] = []
+    with tempfile.TemporaryDirectory(prefix="sectionrag-eval-") as tmp:
+        for n, (label, strategy, params, plain) in enumerate(VARIANTS):
+            if wanted is not None and strategy not in wanted and label not in wanted:
+                continue
+            try:
+                chunker: Any = sectionrag.chunker(strategy, tokenizer=embedder, **params)
+            except (ImportError, sectionrag.SectionRagError) as e:
+                skipped.append(f"{label}: {e}")
+                print(f"skip {label}: {e}", file=sys.stderr)
+                continue
+            if plain:
+                chunker = PlainChunks(chunker)
+            store = make_store(args.store, Path(tmp), f"v{n}")
+            pipe = Pipeline(chunker=chunker, embedder=embedder, store=store)
+            t0 = time.perf_counter()
+            try:
+                report = pipe.ingest(files)
+            except Exception as e:  # a strategy still in progress must not stop the others
+                skipped.append(f"{label}: {type(e).__name__}: {e}")
+                print(f"skip {label}: {type(e).__name__}: {e}", file=sys.stderr)
+                continue
+            index_s = time.perf_counter() - t0
+            if report.failed:
+                raise SystemExit(f"{label}: indexing failed: {report.failed}")
+            print(f"{label}: {report.chunks} chunks in {index_s:.1f} s", file=sys.stderr)
+            for mode in modes:
+                ev = evaluate(pipe, queries, k=args.k, mode=mode, query_vectors=vectors)  # type: ignore[arg-type]
+                by_kind: dict[str, list[float]] = defaultdict(list)
+                for r in ev.results:
+                    by_kind[kinds.get(r.query.id or "", "?")].append(r.metrics.recall)
+                row = {
+                    "variant": label,
+                    "strategy": strategy,
+                    "context": not plain,
+                    "chunks": report.chunks,
+                    "mode": mode,
+                    "index_seconds": round(index_s, 2),
+                    **{ev.metric_key(name): value for name, value in ev.metrics.items()},
+                    "recall_by_kind": {kind: sum(v) / len(v) for kind, v in sorted(by_kind.items())},
+                    "seconds": ev.seconds,
+                }
+                rows.append(row)
+                print(
+                    f"  {mode:<6} recall@{args.k} {row[f'recall@{args.k}']:.3f}  "
+                    f"mrr@{args.k} {row[f'mrr@{args.k}']:.3f}  iou {row[f'span_iou@{args.k}']:.3f}",
+                    file=sys.stderr,
+                )
+    return {
+        "k": args.k,
+        "embedder": embedder.name,
+        "store": args.store,
+        "queries": len(queries),
+        "documents": [p.name for p in files],
+        "rows": rows,
+        "skipped": skipped,
+        "python": platform.python_version(),
+    }
+
+
+def fmt(value: float | None) -> str:
+    return "-" if value is None else f"{value:.3f}"
+
+
+def table(result: dict[str, Any]) -> str:
+    k = result["k"]
+    lines = [
+        f"| chunking | chunks | mode | recall@{k} | MRR@{k} | span IoU@{k} | hit@{k} | nDCG@{k} |",
+        "|---|---:|---|---:|---:|---:|---:|---:|",
+    ]
+    for row in result["rows"]:
+        lines.append(
+            f"| {row['variant']} | {row['chunks']} | {row['mode']} | {fmt(row[f'recall@{k}'])} | "
+            f"{fmt(row[f'mrr@{k}'])} | {fmt(row[f'span_iou@{k}'])} | {fmt(row[f'hit@{k}'])} | "
+            f"{fmt(row[f'ndcg@{k}'])} |"
+        )
+    kinds = sorted({kind for row in result["rows"] for kind in row["recall_by_kind"]})
+    lines += [
+        "",
+        f"recall@{k} by kind of document:",
+        "",
+        "| chunking | mode | " + " | ".join(kinds) + " |",
+        "|---|---|" + "---:|" * len(kinds),
+    ]
+    for row in result["rows"]:
+        cells = " | ".join(fmt(row["recall_by_kind"].get(kind)) for kind in kinds)
+        lines.append(f"| {row['variant']} | {row['mode']} | {cells} |")
+    lines += [
+        "",
+        f"{result['queries']} queries over {len(result['documents'])} documents; embedder "
+        f"`{result['embedder']}`; store `{result['store']}`; "
+        f"generated by `python benchmarks/run_retrieval_eval.py` on {time.strftime('%Y-%m-%d')}.",
+    ]
+    if result["skipped"]:
+        lines += ["", "Not run (not available when the table was made):", ""]
+        lines += [f"- {s}" for s in result["skipped"]]
+    return "\n".join(lines)
+
+
+def write_doc(text: str) -> None:
+    block = f"{START}\n{text}\n{END}"
+    if DOC.exists():
+        current = DOC.read_text(encoding="utf-8")
+        if START in current and END in current:
+            head, rest = current.split(START, 1)
+            _, tail = rest.split(END, 1)
+            DOC.write_text(head + block + tail, encoding="utf-8")
+            return
+        DOC.write_text(current.rstrip() + "\n\n## Results\n\n" + block + "\n", encoding="utf-8")
+        return
+    DOC.parent.mkdir(parents=True, exist_ok=True)
+    DOC.write_text("# Retrieval evaluation\n\n## Results\n\n" + block + "\n", encoding="utf-8")
+
+
+def main(argv: list[str] | None = None) -> int:
+    p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    p.add_argument("--embedder", default="minilm", help="embedder (default: %(default)s)")
+    p.add_argument("--store", choices=("lancedb", "memory"), default="lancedb")
+    p.add_argument("-k", type=int, default=5, help="results per query (default: %(default)s)")
+    p.add_argument("--strategies", default=None, help="comma-separated strategies or labels (default: all)")
+    p.add_argument("--modes", default=",".join(MODES), help="comma-separated modes (default: %(default)s)")
+    p.add_argument("--json", default=None, metavar="FILE", help="also write every row as JSON to FILE")
+    p.add_argument("--no-write", action="store_true", help="do not update docs/evaluation.md")
+    args = p.parse_args(argv)
+    result = run(args)
+    text = table(result)
+    print(text)
+    if args.json:
+        Path(args.json).write_text(json.dumps(result, indent=2) + "\n", encoding="utf-8")
+    if not args.no_write:
+        write_doc(text)
+        print(f"updated {DOC.relative_to(ROOT)}", file=sys.stderr)
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
