@@ -103,7 +103,18 @@ def evaluate(path: Path, verbose: bool = False) -> Row:
             if truth[ti][0] != found[fi][0]:
                 print("   ", truth[ti], "->", found[fi][0], file=sys.stderr)
     return Row(
-        path.name, len(doc.pages), len(truth), len(found), matched, precision, recall, f1, level, len(in_depth), p2, f2
+        path.name,
+        len(doc.pages),
+        len(truth),
+        len(found),
+        matched,
+        precision,
+        recall,
+        f1,
+        level,
+        len(in_depth),
+        p2,
+        f2,
     )
 
 

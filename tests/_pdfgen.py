@@ -98,7 +98,11 @@ def write_pdf(path: Path, pages: list[Page], outline: list[Bookmark] | None = No
             return ids[0], ids[-1], total
 
         first, last, count = build(outline, root)
-        objects[root - 1] = b"<< /Type /Outlines /First %d 0 R /Last %d 0 R /Count %d >>" % (first, last, count)
+        objects[root - 1] = b"<< /Type /Outlines /First %d 0 R /Last %d 0 R /Count %d >>" % (
+            first,
+            last,
+            count,
+        )
         outline_ref = b" /Outlines %d 0 R /PageMode /UseOutlines" % root
     objects[catalog - 1] = b"<< /Type /Catalog /Pages %d 0 R%s >>" % (pages_id, outline_ref)
     out = bytearray(b"%PDF-1.4\n%\xe2\xe3\xcf\xd3\n")
@@ -110,18 +114,49 @@ def write_pdf(path: Path, pages: list[Page], outline: list[Bookmark] | None = No
     out += b"xref\n0 %d\n0000000000 65535 f \n" % (len(objects) + 1)
     for off in offsets:
         out += b"%010d 00000 n \n" % off
-    out += b"trailer\n<< /Size %d /Root %d 0 R >>\nstartxref\n%d\n%%%%EOF\n" % (len(objects) + 1, catalog, xref)
+    out += b"trailer\n<< /Size %d /Root %d 0 R >>\nstartxref\n%d\n%%%%EOF\n" % (
+        len(objects) + 1,
+        catalog,
+        xref,
+    )
     path.write_bytes(bytes(out))
     return path
 
 
-WORDS = (
-    "the company reported revenue growth across its cloud segment while operating costs rose modestly "
-    "and management expects continued momentum in subscription services during the next fiscal year"
-).split()
+WORDS = [
+    "the",
+    "company",
+    "reported",
+    "revenue",
+    "growth",
+    "across",
+    "its",
+    "cloud",
+    "segment",
+    "while",
+    "operating",
+    "costs",
+    "rose",
+    "modestly",
+    "and",
+    "management",
+    "expects",
+    "continued",
+    "momentum",
+    "in",
+    "subscription",
+    "services",
+    "during",
+    "the",
+    "next",
+    "fiscal",
+    "year",
+]
 
 
-def body_lines(n: int, seed: int, y: float, x: float = 72.0, width_words: int = 12) -> tuple[list[Line], float]:
+def body_lines(
+    n: int, seed: int, y: float, x: float = 72.0, width_words: int = 12
+) -> tuple[list[Line], float]:
     lines = []
     for i in range(n):
         words = [WORDS[(seed * 7 + i * 5 + k) % len(WORDS)] for k in range(width_words)]
@@ -133,7 +168,9 @@ def body_lines(n: int, seed: int, y: float, x: float = 72.0, width_words: int = 
     return lines, y
 
 
-def report(pages: int, *, with_outline: bool = True, header: str = "ACME Corp Annual Report") -> tuple[list[Page], list[Bookmark]]:
+def report(
+    pages: int, *, with_outline: bool = True, header: str = "ACME Corp Annual Report"
+) -> tuple[list[Page], list[Bookmark]]:
     """A report-like document: PART / Item / numbered sub-sections, running header and page numbers."""
     out: list[Page] = []
     outline: list[Bookmark] = []

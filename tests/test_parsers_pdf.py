@@ -6,10 +6,10 @@ import time
 from pathlib import Path
 
 import pytest
-from _pdfgen import Line, Page, body_lines, report, write_pdf
-from _section_checks import check_sections
 
 import sectionrag
+from _pdfgen import Line, Page, body_lines, report, write_pdf
+from _section_checks import check_sections
 from sectionrag.errors import ParseError
 from sectionrag.parsers.pdf import PdfParser
 

@@ -9,6 +9,7 @@ pdfium's plain text while giving the layout and heading code what it needs.
 from __future__ import annotations
 
 import ctypes
+import itertools
 import re
 from dataclasses import dataclass, field
 from typing import Any
@@ -129,16 +130,15 @@ def extract_page_lines(page: Any, page_index: int, *, gap_em: float = 1.6) -> li
             # split the line where the gap between runs is wide
             cuts = [start]
             if len(rects) > 1 and size > 0:
-                ordered = rects
-                for a, b in zip(ordered, ordered[1:], strict=False):
-                    if b[0] - a[2] > gap_em * size and abs(b[1] - a[1]) < size:
-                        x = b[0] + min(0.5, (b[2] - b[0]) / 2)
-                        y = height - (b[1] + b[3]) / 2
+                for ra, rb in itertools.pairwise(rects):
+                    if rb[0] - ra[2] > gap_em * size and abs(rb[1] - ra[1]) < size:
+                        x = rb[0] + min(0.5, (rb[2] - rb[0]) / 2)
+                        y = height - (rb[1] + rb[3]) / 2
                         idx = raw.FPDFText_GetCharIndexAtPos(textpage, x, y, 1.0, 1.0)
                         if cuts[-1] < idx < end:
                             cuts.append(idx)
             cuts.append(end)
-            pieces: list[tuple[int, int]] = list(zip(cuts, cuts[1:], strict=False))
+            pieces: list[tuple[int, int]] = list(itertools.pairwise(cuts))
             for a, b in pieces:
                 piece = text[a:b]
                 stripped = piece.strip()

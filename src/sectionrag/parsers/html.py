@@ -23,13 +23,29 @@ __all__ = ["HtmlParser"]
 
 _SKIP = frozenset({"script", "style", "template", "noscript", "nav", "svg", "math", "iframe", "object"})
 _VOID = frozenset(
-    {"area", "base", "br", "col", "embed", "hr", "img", "input", "link", "meta", "param", "source", "track", "wbr"}
+    {
+        "area",
+        "base",
+        "br",
+        "col",
+        "embed",
+        "hr",
+        "img",
+        "input",
+        "link",
+        "meta",
+        "param",
+        "source",
+        "track",
+        "wbr",
+    }
 )
 _BLOCK = frozenset(
     {
-        "p", "div", "section", "article", "main", "aside", "blockquote", "pre", "ul", "ol", "li", "dl", "dt", "dd",
-        "figure", "figcaption", "table", "thead", "tbody", "tfoot", "tr", "form", "fieldset", "address", "details",
-        "summary", "h1", "h2", "h3", "h4", "h5", "h6", "hr", "br", "caption", "body", "html", "header", "footer",
+        "p", "div", "section", "article", "main", "aside", "blockquote", "pre", "ul", "ol", "li", "dl", "dt",
+        "dd", "figure", "figcaption", "table", "thead", "tbody", "tfoot", "tr", "form", "fieldset", "address",
+        "details", "summary", "h1", "h2", "h3", "h4", "h5", "h6", "hr", "br", "caption", "body", "html",
+        "header", "footer",
     }
 )  # fmt: skip
 _HEADINGS = {"h1": 1, "h2": 2, "h3": 3, "h4": 4, "h5": 5, "h6": 6}
@@ -223,7 +239,9 @@ class HtmlParser:
         require_text(text, raw.name)
         return self.parse_text(text, source=raw.name, metadata={"format": "html", "encoding": encoding})
 
-    def parse_text(self, html: str, *, source: str = "<memory>", metadata: dict[str, Any] | None = None) -> Document:
+    def parse_text(
+        self, html: str, *, source: str = "<memory>", metadata: dict[str, Any] | None = None
+    ) -> Document:
         """Build a :class:`Document` from an HTML string."""
         if self.drop_page_chrome:
             html = _drop_chrome(html)
@@ -239,7 +257,9 @@ class HtmlParser:
             raise ParseError(f"{source}: the HTML has no visible text", source=source)
         meta: dict[str, Any] = dict(metadata or {"format": "html"})
         title = normalize_title("".join(extractor.title))
-        headings = [Heading(start, level, title_) for start, level, title_ in extractor.headings if start < len(text)]
+        headings = [
+            Heading(start, level, title_) for start, level, title_ in extractor.headings if start < len(text)
+        ]
         if title:
             meta["title"] = title
         elif headings:

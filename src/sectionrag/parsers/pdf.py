@@ -16,6 +16,7 @@ heading styles and from the depth of the numbering.
 
 from __future__ import annotations
 
+import itertools
 import logging
 import os
 import re
@@ -316,7 +317,6 @@ def _mark_furniture(pages_lines: list[list[PdfLine]]) -> None:
                 ln.role = "furniture"
 
 
-
 def _reading_order(lines: list[PdfLine]) -> list[PdfLine]:
     """Order a page's lines for reading: column by column on multi-column pages.
 
@@ -383,7 +383,7 @@ def _body_style(pages: list[list[PdfLine]]) -> float:
 
 
 def _assign_rows(lines: list[PdfLine]) -> None:
-    """Number the visual rows of a page: pieces whose boxes share a baseline share a row."""
+    """Give each line its visual row: pieces whose boxes share a baseline share a row."""
     row = -1
     last_bottom = -1e9
     last_top = -1e9
@@ -445,7 +445,7 @@ def _find_headings(pages: list[list[PdfLine]], body: float) -> list[_Candidate]:
     """Find heading lines on every page (multi-line titles merged)."""
     gaps: list[float] = []
     for lines in pages:
-        for a, b in zip(lines, lines[1:], strict=False):
+        for a, b in itertools.pairwise(lines):
             if abs(a.size - body) < 0.6 and abs(b.size - body) < 0.6 and 0 < b.top - a.top < 3 * body:
                 gaps.append(b.top - a.top)
     pitch = statistics.median(gaps) if gaps else body * 1.2
@@ -489,14 +489,20 @@ def _find_headings(pages: list[list[PdfLine]], body: float) -> list[_Candidate]:
             title = normalize_title(" ".join(g.text for g in group))
             order, numbered = _numbering_order(title)
             size = max(g.size for g in group)
-            out.append(_Candidate(group, title, size, all(g.bold for g in group[-1:]), order, numbered, page_index, i))
+            out.append(
+                _Candidate(
+                    group, title, size, all(g.bold for g in group[-1:]), order, numbered, page_index, i
+                )
+            )
             for g in group:
                 g.role = "heading"
             i = j
     return out
 
 
-_CAPTION = re.compile(r"^(?:Table|Figure|Fig\.|Listing|Algorithm|Exhibit|Chart|Plate)\s+[\dA-Z][\d.\-]*[:.]?\s", re.I)
+_CAPTION = re.compile(
+    r"^(?:Table|Figure|Fig\.|Listing|Algorithm|Exhibit|Chart|Plate)\s+[\dA-Z][\d.\-]*[:.]?\s", re.I
+)
 _MONTHS = "january|february|march|april|may|june|july|august|september|october|november|december"
 _DATE = re.compile(
     rf"^(?:\d{{1,2}}(?:st|nd|rd|th)?\s+(?:{_MONTHS})\s+\d{{4}}|(?:{_MONTHS})\s+\d{{1,2}}(?:st|nd|rd|th)?,?\s+\d{{4}}"
@@ -506,7 +512,7 @@ _DATE = re.compile(
 
 
 def _is_mathy(text: str) -> bool:
-    """True for formula fragments: private-use glyphs or few letters among symbols."""
+    """Tell formula fragments: private-use glyphs, or few letters among symbols."""
     if any("\ue000" <= ch <= "\uf8ff" for ch in text):
         return True
     visible = [ch for ch in text if not ch.isspace()]
@@ -519,9 +525,26 @@ def _ends_with_page_ref(text: str) -> bool:
     return bool(re.search(r"\S\s+\d{1,4}$", text)) and classify(text) is not None
 
 
-def _is_heading_line(ln: PdfLine, prev: PdfLine | None, nxt: PdfLine | None, body: float, pitch: float) -> bool:
+_STRONG_PREFIXES = (
+    "PART", "Part", "ITEM", "Item", "CHAPTER", "Chapter",
+    "APPENDIX", "Appendix", "ARTICLE", "Article", "ANNEX", "Annex",
+)  # fmt: skip
+
+
+def _is_heading_line(
+    ln: PdfLine, prev: PdfLine | None, nxt: PdfLine | None, body: float, pitch: float
+) -> bool:
     text = ln.text
-    if ln.role != "body" or len(text) > 150 or is_toc_line(text):
+    if ln.role != "body" or len(text) > 150:
+        return False
+    if (
+        not ln.bold
+        and 0.92 * body <= ln.size < 1.12 * body
+        and not text.startswith(_STRONG_PREFIXES)
+        and any(c.islower() for c in text)
+    ):
+        return False  # plain body text: only all-caps or labelled lines can be headings
+    if is_toc_line(text):
         return False
     words = text.split()
     if len(words) > 18:
@@ -542,7 +565,11 @@ def _is_heading_line(ln: PdfLine, prev: PdfLine | None, nxt: PdfLine | None, bod
         check = rest.rstrip("?!")
     else:
         check = rest
-    if check and looks_like_sentence(check, max_words=18, allow_lower=numbered) and not (check.endswith(".") and len(check.split()) <= 6):
+    if (
+        check
+        and looks_like_sentence(check, max_words=18, allow_lower=numbered)
+        and not (check.endswith(".") and len(check.split()) <= 6)
+    ):
         return False
     if check and check[-1] in ":," and ln.size < body * 1.3:
         return False
@@ -555,33 +582,59 @@ def _is_heading_line(ln: PdfLine, prev: PdfLine | None, nxt: PdfLine | None, bod
         if ratio < 1.3 and not ln.bold and not numbered:
             return False
         # a larger line that continues into body text of the same size is not a heading
-        return not (nxt is not None and abs(nxt.size - ln.size) < 0.3 and not nxt.bold and gap_below < line_gap)
+        return not (
+            nxt is not None and abs(nxt.size - ln.size) < 0.3 and not nxt.bold and gap_below < line_gap
+        )
     if text.lower().rstrip(":") in _ADMONITIONS:
         return False
-    if ratio < 0.92 and not (ln.bold and ratio >= 0.8 and (numbered or (style is not None and style.kind == "caps"))):
+    if ratio < 0.92 and not (
+        ln.bold and ratio >= 0.8 and (numbered or (style is not None and style.kind == "caps"))
+    ):
         return False
     if ln.bold:
-        if nxt is not None and nxt.bold and abs(nxt.size - ln.size) < 0.3 and gap_below < line_gap * 1.6:
-            # a bold paragraph, unless this line is numbered and short
-            if not numbered or len(words) > 10:
-                return False
+        bold_paragraph = (
+            nxt is not None and nxt.bold and abs(nxt.size - ln.size) < 0.3 and gap_below < line_gap * 1.6
+        )
+        if bold_paragraph and (not numbered or len(words) > 10):
+            return False  # a bold paragraph, unless this line is numbered and short
         return spaced and (numbered or gap_below > line_gap * 1.3 or len(words) <= 8)
     if style is not None and style.kind == "caps" and spaced and gap_below > line_gap * 1.3:
         return len(words) <= 10
     if numbered and style is not None and style.kind in ("part", "item", "chapter", "appendix", "article"):
         return spaced and len(words) <= 12
-    if numbered and spaced and rest and is_all_caps(rest) and len(words) <= 12:
-        return True  # "1.1 STOCK PAPER SIZE OPTIONS" in small capitals
-    return False
+    # "1.1 STOCK PAPER SIZE OPTIONS" in small capitals
+    return numbered and spaced and bool(rest) and is_all_caps(rest) and len(words) <= 12
 
 
 _ADMONITIONS = frozenset(
-    {"note", "notes", "tip", "tips", "warning", "caution", "important", "hint", "danger", "attention", "remark",
-     "example", "examples"}
+    {
+        "note",
+        "notes",
+        "tip",
+        "tips",
+        "warning",
+        "caution",
+        "important",
+        "hint",
+        "danger",
+        "attention",
+        "remark",
+        "example",
+        "examples",
+    }
 )
 _FRONT_KEEP = frozenset(
-    {"abstract", "contents", "table of contents", "introduction", "summary", "executive summary", "preface",
-     "foreword", "overview"}
+    {
+        "abstract",
+        "contents",
+        "table of contents",
+        "introduction",
+        "summary",
+        "executive summary",
+        "preface",
+        "foreword",
+        "overview",
+    }
 )
 
 
@@ -670,6 +723,7 @@ def _outline_headings(
     by_page: dict[int, list[_Candidate]] = {}
     for c in candidates:
         by_page.setdefault(c.page, []).append(c)
+    page_lines: dict[int, list[tuple[PdfLine, str]]] = {}
     out: list[Heading] = []
     used: set[int] = set()
     for depth, title, page_index, y in outline:
@@ -681,9 +735,13 @@ def _outline_headings(
                 used.add(id(c))
                 break
         if offset is None:
-            lines = [ln for ln in pages[page_index] if id(ln) in line_offsets]
-            for ln in lines:
-                if _titles_match(target, normalize_for_match(ln.text)):
+            if page_index not in page_lines:
+                page_lines[page_index] = [
+                    (ln, normalize_for_match(ln.text)) for ln in pages[page_index] if id(ln) in line_offsets
+                ]
+            lines = [ln for ln, _ in page_lines[page_index]]
+            for ln, norm in page_lines[page_index]:
+                if _titles_match(target, norm):
                     offset = line_offsets[id(ln)]
                     break
             if offset is None and y is not None and lines:
@@ -744,9 +802,12 @@ def _assemble(
                     sep = "\n\n"
                 elif prev.role == "table" and ln.role == "table":
                     sep = "\n"
-                elif prev.role == "table" or ln.role == "table":
-                    sep = "\n\n"
-                elif ln.bottom - prev.bottom > 1.65 * max(prev.size, ln.size, 1.0) or ln.bottom < prev.top:
+                elif (
+                    prev.role == "table"
+                    or ln.role == "table"
+                    or ln.bottom - prev.bottom > 1.65 * max(prev.size, ln.size, 1.0)
+                    or ln.bottom < prev.top
+                ):
                     sep = "\n\n"
                 else:
                     sep = "\n"
