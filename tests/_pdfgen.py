@@ -175,6 +175,7 @@ def report(
     out: list[Page] = []
     outline: list[Bookmark] = []
     section = 0
+    part = 0
     for p in range(pages):
         page = Page()
         page.lines.append(Line(header, x=72, y=760, size=8))
@@ -182,13 +183,14 @@ def report(
         y = 720.0
         if p % 10 == 0:
             part = p // 10 + 1
+            section = 0
             title = f"PART {part}"
             page.lines.append(Line(title, y=y, size=16, bold=True))
             outline.append(Bookmark(title, p, y + 16))
             y -= 30
         for _ in range(2):
             section += 1
-            title = f"{section}. Section Number {section}"
+            title = f"{section}. Section {section} of Part {part}"
             page.lines.append(Line(title, y=y, size=13, bold=True))
             bm = Bookmark(title, p, y + 13)
             outline[-1].children.append(bm)
@@ -196,7 +198,7 @@ def report(
             lines, y = body_lines(6, section, y)
             page.lines += lines
             y -= 8
-            sub = f"{section}.1 Details of Part {section}"
+            sub = f"{section}.1 Details of Section {section} in Part {part}"
             page.lines.append(Line(sub, y=y, size=11, bold=True))
             bm.children.append(Bookmark(sub, p, y + 11))
             y -= 18

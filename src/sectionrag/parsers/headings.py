@@ -45,7 +45,7 @@ class HeadingStyle:
     rest: str
 
 
-_ROMAN = r"(?:M{0,3}(?:CM|CD|D?C{0,3})(?:XC|XL|L?X{0,3})(?:IX|IV|V?I{0,3}))"
+_ROMAN = r"(?:(?=[MDCLXVI])M{0,3}(?:CM|CD|D?C{0,3})(?:XC|XL|L?X{0,3})(?:IX|IV|V?I{0,3}))"
 _SEP = r"(?:[.:)]|\s*[-\u2013\u2014:]\s*)?"
 
 _PATTERNS: tuple[tuple[str, int | None, re.Pattern[str]], ...] = (
@@ -173,6 +173,8 @@ def normalize_for_match(title: str) -> str:
     text = unicodedata.normalize("NFKC", title).lower()
     text = text.replace("\u2019", "'").replace("\u2018", "'").replace("\u201c", '"').replace("\u201d", '"')
     text = " ".join(text.split())
-    text = _NORM_NUMBER.sub("", text + " ", count=1).strip() if _NORM_NUMBER.match(text + " ") else text
+    if _NORM_NUMBER.match(text + " "):
+        stripped = _NORM_NUMBER.sub("", text + " ", count=1).strip()
+        text = stripped or text  # "PART II" alone keeps its label
     text = re.sub(r"[^\w\s]", " ", text)
     return " ".join(text.split())

@@ -436,6 +436,23 @@ def _numbering_order(text: str) -> tuple[int, bool]:
     return _ORDER.get(style.kind, 5), True
 
 
+_NUMBER_WORD_LIST = (
+    "zero one two three four five six seven eight nine ten eleven twelve thirteen fourteen fifteen sixteen "
+    "seventeen eighteen nineteen twenty"
+)
+_NUMBER_WORDS = {w: str(i) for i, w in enumerate(_NUMBER_WORD_LIST.split())}
+
+
+def _bare_number(text: str) -> str | None:
+    """Return the number a lone chapter label stands for (``One``, ``12``, ``IV``), else ``None``."""
+    word = text.strip().rstrip(".").lower()
+    if word in _NUMBER_WORDS:
+        return _NUMBER_WORDS[word]
+    if word.isdigit() and len(word) <= 3:
+        return word
+    return None
+
+
 def _is_label_only(text: str) -> bool:
     style = classify(text)
     return style is not None and style.kind in ("part", "chapter", "appendix", "article") and not style.rest
@@ -469,26 +486,40 @@ def _find_headings(pages: list[list[PdfLine]], body: float) -> list[_Candidate]:
             while j < len(lines) and len(group) < 3:
                 nxt = lines[j]
                 same_style = abs(nxt.size - ln.size) < 0.6 and nxt.bold == ln.bold
-                label_first = _is_label_only(group[0].text) and len(group) == 1
+                label_first = len(group) == 1 and (
+                    _is_label_only(group[0].text)
+                    or (_bare_number(group[0].text) is not None and ln.size >= 1.4 * body)
+                )
                 reach = (4.0 if label_first else 1.2) * max(ln.size, body)
                 close = 0 <= nxt.top - group[-1].bottom < reach
                 if nxt.role == "table" or not close:
                     break
-                if label_first and (nxt.size >= ln.size - 0.6 or nxt.bold):
+                nxt_style = classify(nxt.text)
+                nxt_numbered = nxt_style is not None and nxt_style.kind not in ("caps", "alpha")
+                if (
+                    label_first
+                    and not nxt_numbered
+                    and (nxt.size >= min(ln.size - 0.6, 1.2 * body) or nxt.bold)
+                ):
                     group.append(nxt)
                     j += 1
                     continue
                 words = sum(len(g.text.split()) for g in group) + len(nxt.text.split())
                 if same_style and words <= 20 and not looks_like_sentence(group[-1].text, max_words=20):
-                    if classify(nxt.text) is not None and classify(nxt.text).kind not in ("caps",):  # type: ignore[union-attr]
+                    if nxt_style is not None and nxt_style.kind != "caps":
                         break
                     group.append(nxt)
                     j += 1
                     continue
                 break
-            title = normalize_title(" ".join(g.text for g in group))
+            number = _bare_number(group[0].text) if len(group) > 1 else None
+            if number is not None:  # "One" over "Starting off" -> "1 Starting off"
+                title = normalize_title(" ".join([number, *(g.text for g in group[1:])]))
+            else:
+                title = normalize_title(" ".join(g.text for g in group))
             order, numbered = _numbering_order(title)
-            size = max(g.size for g in group)
+            labelled = len(group) > 1 and (number is not None or _is_label_only(group[0].text))
+            size = group[-1].size if labelled else max(g.size for g in group)
             out.append(
                 _Candidate(
                     group, title, size, all(g.bold for g in group[-1:]), order, numbered, page_index, i
@@ -689,6 +720,12 @@ def _rank_headings(candidates: list[_Candidate], line_offsets: dict[int, int]) -
     def style_key(c: _Candidate) -> tuple[float, bool]:
         return (round(c.size * 2) / 2, c.bold)
 
+    if len(candidates) >= 30:  # long documents: one-off styles (specimens, posters) are not levels
+        counts = Counter(style_key(c) for c in candidates)
+        rare = max(2, len(candidates) // 100)
+        candidates = [c for c in candidates if c.numbered or counts[style_key(c)] > rare]
+        if not candidates:
+            return []
     styles = sorted({style_key(c) for c in candidates}, key=lambda s: (-s[0], not s[1]))
     style_rank = {s: i for i, s in enumerate(styles)}
     # unnumbered headings take the numbering order most common in their style
@@ -697,11 +734,21 @@ def _rank_headings(candidates: list[_Candidate], line_offsets: dict[int, int]) -
         orders = Counter(c.order for c in candidates if style_key(c) == s and c.numbered)
         if orders:
             common[s] = orders.most_common(1)[0][0]
-    keys = []
+    # Numbering decides the level of numbered headings ("1.2.1" is below "1.3" whatever its font);
+    # an unnumbered style sits just below the nearest larger numbered style.
+    numbered_styles = sorted(common, key=lambda s: style_rank[s])
+    min_order = min(common.values(), default=5)
+
+    def order_of(s: tuple[float, bool]) -> float:
+        if s in common:
+            return common[s]
+        above = [common[n] for n in numbered_styles if style_rank[n] < style_rank[s]]
+        return max(above) + 0.5 if above else min_order - 0.5
+
+    keys: list[tuple[float, int]] = []
     for c in candidates:
         s = style_key(c)
-        order = c.order if c.numbered else common.get(s, 5)
-        keys.append((style_rank[s], order))
+        keys.append((float(c.order) if c.numbered else order_of(s), style_rank[s]))
     # merge styles that numbering says are the same level (a numbered "2.1" in two sizes)
     ranked = sorted(set(keys))
     rank_of = {k: i + 1 for i, k in enumerate(ranked)}
