@@ -52,6 +52,23 @@ def test_heading_detection_against_outline(name: str):
     assert row.level_agreement >= 0.85, row
 
 
+@pytest.mark.parametrize(
+    "name", ["clsguide.pdf", "amsldoc.pdf", "testflow_doc.pdf", "sample-sigconf.pdf", "texlive-en.pdf"]
+)
+def test_outline_order_is_text_order(name: str):
+    """Bookmarks placed in reading order come out in outline order (two-column pages included)."""
+    import pypdfium2 as pdfium
+
+    pdf = pdfium.PdfDocument(str(DATA / name))
+    try:
+        expected = [title for _, title, _, _ in PdfParser._read_outline(pdf)]
+    finally:
+        pdf.close()
+    doc = PdfParser().parse(DATA / name)
+    assert [s.title for s in doc.sections] == expected
+    check_sections(doc)
+
+
 def test_text_is_clean():
     doc = PdfParser().parse(DATA / "texlive-en.pdf")
     for bad in ("\ufb01", "\ufb02", "\ufffe", "\x02", "\u00ad", "\x00"):

@@ -342,13 +342,26 @@ def _reading_order(lines: list[PdfLine]) -> list[PdfLine]:
     if best is None:
         return _rows_in_order(lines) if any(ln.role == "table" for ln in lines) else lines
     gutter = best
+    # a "table row" of two cells, one in each column, is two column lines after all
+    rows: dict[int, list[PdfLine]] = {}
+    for ln in lines:
+        if ln.role == "table":
+            rows.setdefault(ln.row, []).append(ln)
+    extent: dict[int, tuple[float, float]] = {}
+    for row, cells in rows.items():
+        if len(cells) == 2 and min(c.x1 for c in cells) <= gutter <= max(c.x0 for c in cells):
+            for c in cells:
+                c.role = "body"
+        else:
+            extent[row] = (min(c.x0 for c in cells), max(c.x1 for c in cells))
     out: list[PdfLine] = []
     band_left: list[PdfLine] = []
     band_right: list[PdfLine] = []
     for ln in sorted(lines, key=lambda ln: (ln.row, ln.x0)):
-        if ln.role != "table" and ln.x1 <= gutter:
+        x0, x1 = extent.get(ln.row, (ln.x0, ln.x1)) if ln.role == "table" else (ln.x0, ln.x1)
+        if x1 <= gutter:
             band_left.append(ln)
-        elif ln.role != "table" and ln.x0 >= gutter:
+        elif x0 >= gutter:
             band_right.append(ln)
         else:  # a table row or a line across both columns closes the band above it
             out += band_left + band_right
@@ -468,6 +481,7 @@ def _find_headings(pages: list[list[PdfLine]], body: float) -> list[_Candidate]:
     pitch = statistics.median(gaps) if gaps else body * 1.2
     out: list[_Candidate] = []
     for page_index, lines in enumerate(pages):
+        text_width = max((ln.x1 for ln in lines), default=0.0) - min((ln.x0 for ln in lines), default=0.0)
         toc_lines = sum(1 for ln in lines if is_toc_line(ln.text) or _ends_with_page_ref(ln.text))
         toc_page = toc_lines >= 5 and toc_lines >= 0.3 * len(lines)
         toc_size = max((ln.size for ln in lines if is_toc_line(ln.text)), default=0.0)
@@ -505,7 +519,13 @@ def _find_headings(pages: list[list[PdfLine]], body: float) -> list[_Candidate]:
                     j += 1
                     continue
                 words = sum(len(g.text.split()) for g in group) + len(nxt.text.split())
-                if same_style and words <= 20 and not looks_like_sentence(group[-1].text, max_words=20):
+                wrapped = group[-1].x1 - group[-1].x0 >= 0.35 * text_width or ln.size >= 1.3 * body
+                if (
+                    same_style
+                    and wrapped
+                    and words <= 20
+                    and not looks_like_sentence(group[-1].text, max_words=20)
+                ):
                     if nxt_style is not None and nxt_style.kind != "caps":
                         break
                     group.append(nxt)
@@ -776,21 +796,40 @@ def _outline_headings(
     for depth, title, page_index, y in outline:
         target = normalize_for_match(title)
         offset: int | None = None
-        for c in by_page.get(page_index, []):
-            if id(c) not in used and _titles_match(target, normalize_for_match(c.title)):
-                offset = line_offsets[id(c.lines[0])]
-                used.add(id(c))
-                break
+        exact = " ".join(title.casefold().split())
+        matches = [
+            c
+            for c in by_page.get(page_index, [])
+            if id(c) not in used
+            and _titles_match(target, normalize_for_match(c.title))
+            and _same_numbering(title, c.title)
+        ]
+        if matches:
+            # the same words twice on a page ("6.1.1 Version Information", "6.2.1 Version Information"):
+            # prefer the numbering that matches too, then the heading nearest the bookmark's position
+            best = min(
+                matches,
+                key=lambda c: (
+                    " ".join(c.title.casefold().split()) != exact,
+                    abs(c.lines[0].top - y) if y is not None else 0.0,
+                ),
+            )
+            offset = line_offsets[id(best.lines[0])]
+            used.add(id(best))
         if offset is None:
             if page_index not in page_lines:
                 page_lines[page_index] = [
                     (ln, normalize_for_match(ln.text)) for ln in pages[page_index] if id(ln) in line_offsets
                 ]
             lines = [ln for ln, _ in page_lines[page_index]]
-            for ln, norm in page_lines[page_index]:
-                if _titles_match(target, norm):
-                    offset = line_offsets[id(ln)]
-                    break
+            found = [
+                ln
+                for ln, norm in page_lines[page_index]
+                if _titles_match(target, norm) and _same_numbering(title, ln.text)
+            ]
+            if found:
+                best_line = min(found, key=lambda ln: abs(ln.top - y) if y is not None else 0.0)
+                offset = line_offsets[id(best_line)]
             if offset is None and y is not None and lines:
                 below = [ln for ln in lines if ln.bottom >= y - 2]
                 if below:
@@ -800,6 +839,14 @@ def _outline_headings(
         out.append(Heading(offset, depth, title))
     out.sort(key=lambda h: h.start)
     return out
+
+
+def _same_numbering(a: str, b: str) -> bool:
+    """Tell whether two titles agree in numbering (``6.1.1`` vs ``6.2.1`` do not; unnumbered agree)."""
+    sa, sb = classify(a), classify(b)
+    if sa is None or sb is None or sa.kind == "caps" or sb.kind == "caps" or not sa.label or not sb.label:
+        return True
+    return sa.label.rstrip(".").lower() == sb.label.rstrip(".").lower()
 
 
 def _titles_match(a: str, b: str) -> bool:
