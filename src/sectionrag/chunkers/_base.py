@@ -68,6 +68,12 @@ class BaseChunker:
     """
 
     strategy: ClassVar[str] = ""
+    _params: dict[str, Any]
+
+    def __new__(cls, *args: Any, **kwargs: Any) -> Any:
+        obj = super().__new__(cls)
+        obj._params = dict(kwargs)  # the arguments as given, for config()
+        return obj
 
     def __init__(self, *, size: int = 512, tokenizer: Any = None) -> None:
         self.size = check_int("size", size, minimum=1)
@@ -81,6 +87,15 @@ class BaseChunker:
 
     def __repr__(self) -> str:
         return f"{type(self).__name__}(size={self.size}, tokenizer={_name(self.tokenizer)})"
+
+    def config(self) -> dict[str, Any]:
+        """Return the strategy and its constructor arguments (defaults filled in), JSON-ready.
+
+        Ingestion records this with every indexed source to notice changed settings.
+        """
+        from sectionrag.ingest.fingerprint import describe_call
+
+        return {"strategy": self.strategy, **describe_call(self, getattr(self, "_params", {}))}
 
     def chunk(self, document: Document) -> list[Chunk]:
         """Split ``document`` into chunks, in document order.

@@ -30,15 +30,19 @@ BREAK_SPACE = 1
 BREAK_LINE = 2
 BREAK_PARAGRAPH = 3
 
+_CLOSERS = "\"\u201d\u2019')\\]\u300d\u300f"
+# group 1: a Western terminal run followed (after closers) by whitespace (group 2);
+# group 3: whitespace after a CJK terminal (none needed); otherwise a line break
+# (candidates start with rare characters, so the regex engine skips ahead fast).
 _CANDIDATE = re.compile(
-    r"(?P<term>(?:[.!?\u2026]+|[\u3002\uff01\uff1f]+)[\"\u201d\u2019')\]\u300d\u300f]*)(?P<ws>\s*)"
-    r"|(?P<nl>[ \t\r\f\v]*\n\s*)"
+    rf"([.!?\u2026]+)[{_CLOSERS}]*(\s+)"
+    rf"|[\u3002\uff01\uff1f]+[{_CLOSERS}]*(\s*)"
+    r"|\n\s*"
 )
 _QUOTE_OR_PARA = re.compile(r"[\"\u201c\u201d]|\n[ \t\r\f\v]*\n")
 _BLANK_LINE = re.compile(r"\n[ \t\r\f\v]*\n")
 _BULLET = re.compile(r"(?:[-*+\u2022\u25aa\u2013]|\d{1,3}[.)]|[a-zA-Z][.)]|\(\w{1,4}\))\s")
 _CLAUSE = re.compile(r"[,;:)\]\u2014\u2013](?=\s)|\s[\u2014\u2013-]\s")
-_CJK_TERMINAL = "\u3002\uff01\uff1f"
 
 #: never the end of a sentence when followed by whitespace
 _NEVER = frozenset(
@@ -163,9 +167,12 @@ def _is_bullet_marker(text: str, word_start: int, region_start: int) -> bool:
 
 def _period_ends_sentence(text: str, dot: int, nxt: int, start: int) -> bool:
     """Decide whether the ``.`` at ``dot`` ends a sentence; ``nxt`` is the next non-space."""
-    j = dot
-    while j > start and not text[j - 1].isspace():
-        j -= 1
+    j = max(
+        start,
+        text.rfind(" ", start, dot) + 1,
+        text.rfind("\n", start, dot) + 1,
+        text.rfind("\t", start, dot) + 1,
+    )
     word = text[j:dot].lstrip("(\"'\u201c\u2018[")
     if not word:
         return True
@@ -245,54 +252,63 @@ def _split_region(text: str, start: int, stop: int) -> Sentences:
         pos += 1
     if pos >= stop:
         return Sentences(spans, breaks)
-    pos0 = pos
+    region = pos
     quotes = _quoted(text, pos, stop)
-    qi = 0
+    qi, nq = 0, len(quotes)
     line_start = pos
     for m in _CANDIDATE.finditer(text, pos, stop):
-        ws_start, ws_end = m.span("ws") if m.group("term") is not None else m.span("nl")
-        if m.group("nl") is not None:
-            nxt = ws_end
-            if nxt >= stop:
-                break
-            gap = text[ws_start:ws_end]
-            if _BLANK_LINE.search(gap) is not None:
-                kind = BREAK_PARAGRAPH
-            elif _line_break_ends_sentence(text, line_start, ws_start, nxt, pos0):
-                kind = BREAK_LINE
-            else:
-                line_start = gap.rfind("\n") + ws_start + 1
-                continue
-            sent_end = ws_start
-            line_start = gap.rfind("\n") + ws_start + 1
-        else:
-            term_start, sent_end = m.span("term")
-            nxt = ws_end
-            if nxt >= stop:
-                break
-            term = m.group("term")
-            gap = text[ws_start:ws_end]
-            if "\n" in gap:
-                line_start = gap.rfind("\n") + ws_start + 1
-            if not gap and term[0] not in _CJK_TERMINAL:
-                continue  # "4.2", "U.S.A", "end.Next": no whitespace, no boundary
-            if _BLANK_LINE.search(gap) is not None:
+        nxt = m.end()
+        if nxt >= stop:
+            break
+        ws_start = m.start(2)
+        if ws_start >= 0:  # Western sentence-final punctuation, then whitespace
+            term_start = m.start()
+            newlines = text.count("\n", ws_start, nxt)
+            if newlines:
+                line_start = text.rfind("\n", ws_start, nxt) + 1
+            if newlines >= 2:
                 kind = BREAK_PARAGRAPH
             else:
-                while qi < len(quotes) and quotes[qi][1] <= term_start:
+                while qi < nq and quotes[qi][1] <= term_start:
                     qi += 1
-                if qi < len(quotes) and quotes[qi][0] < term_start and sent_end < quotes[qi][1]:
+                if qi < nq and quotes[qi][0] < term_start and ws_start < quotes[qi][1]:
                     continue  # inside a short quotation
-                nch = text[nxt]
-                if nch.islower():
+                if text[nxt].islower():
                     continue
                 if (
-                    term[0] == "."
-                    and not term.startswith("..")
+                    m.end(1) - term_start == 1
+                    and text[term_start] == "."
                     and not _period_ends_sentence(text, term_start, nxt, pos)
                 ):
                     continue
-                kind = BREAK_LINE if "\n" in gap else BREAK_SPACE
+                kind = BREAK_LINE if newlines else BREAK_SPACE
+            sent_end = ws_start
+        elif m.start(3) >= 0:  # CJK sentence-final punctuation
+            sent_end = m.start(3)
+            newlines = text.count("\n", sent_end, nxt)
+            if newlines:
+                line_start = text.rfind("\n", sent_end, nxt) + 1
+            kind = BREAK_PARAGRAPH if newlines >= 2 else BREAK_LINE if newlines else BREAK_SPACE
+        else:  # a line break without sentence-final punctuation
+            ws_start = m.start()
+            while ws_start > pos and text[ws_start - 1] in " \t\r\f\v":
+                ws_start -= 1
+            next_line = text.rfind("\n", ws_start, nxt) + 1
+            if text.count("\n", ws_start, nxt) >= 2:
+                kind = BREAK_PARAGRAPH
+            elif (
+                text[nxt].islower()
+                and text[ws_start - 1] != ":"
+                and text[line_start] not in "#|"
+                and text[nxt + 1 : nxt + 2] not in (".", ")")
+                and _BULLET.match(text, line_start) is None
+            ) or not _line_break_ends_sentence(text, line_start, ws_start, nxt, region):
+                line_start = next_line  # hard-wrapped prose: the sentence goes on
+                continue
+            else:
+                kind = BREAK_LINE
+            sent_end = ws_start
+            line_start = next_line
         if sent_end > pos:
             spans.append((pos, sent_end))
             breaks.append(kind)

@@ -19,10 +19,11 @@ inside the token budget.
 from __future__ import annotations
 
 import bisect
+from dataclasses import replace
 from typing import Any
 
 from sectionrag.chunkers._base import BaseChunker, Planned, assemble, check_int
-from sectionrag.chunkers._spans import Measure, Span, trim
+from sectionrag.chunkers._spans import Measure, trim
 from sectionrag.errors import ConfigError
 from sectionrag.types import Chunk, Document
 
@@ -100,12 +101,16 @@ class SectionChunker(BaseChunker):
             raise TypeError(f"chunk() expects a Document, not {type(document).__name__}")
         measure = Measure(document.text, self.tokenizer)
         limit = self.limit
-        planned = self._by_section(document, measure, limit)
+        carried: dict[int, tuple[str, ...]] = {}
+        planned = self._by_section(document, measure, limit, carried)
         if len(planned) < self.min_chunks:
-            whole = self._whole_text(document, measure, limit)
+            carried_whole: dict[int, tuple[str, ...]] = {}
+            whole = self._whole_text(document, measure, limit, carried_whole)
             if len(whole) > len(planned):
-                planned = whole
-        return assemble(document, measure, planned, limit)
+                planned, carried = whole, carried_whole
+        chunks = assemble(document, measure, planned, limit)
+        # a chunk that carries its parent headings belongs to the subsection it introduces
+        return [replace(c, section_path=carried[c.start]) if c.start in carried else c for c in chunks]
 
     def _budget(self, measure: Measure, header: str, limit: int) -> tuple[str, int]:
         """Return the header actually used and the token budget left for the text."""
@@ -116,7 +121,9 @@ class SectionChunker(BaseChunker):
             return "", limit  # a header that would crowd out the text is dropped
         return header, limit - cost
 
-    def _by_section(self, document: Document, measure: Measure, limit: int) -> list[Planned]:
+    def _by_section(
+        self, document: Document, measure: Measure, limit: int, carried: dict[int, tuple[str, ...]]
+    ) -> list[Planned]:
         text = document.text
         out: list[Planned] = []
         carry: int | None = None
@@ -137,6 +144,7 @@ class SectionChunker(BaseChunker):
                 carry = start if carry is None else carry  # a heading alone: keep it with its subsection
                 continue
             if carry is not None:
+                carried[trim(text, carry, end)[0]] = path
                 start, carry = carry, None
             header, budget = self._budget(measure, self.header_for(path), limit)
             for x, y, n in self._inner(document, measure, start, end, budget):
@@ -153,33 +161,59 @@ class SectionChunker(BaseChunker):
             return [(a, b, n) for a, b, _, n in plan(measure, start, end, budget)]
         return [(a, b, -1) for a, b in self.inner.split(document, measure, start, end, budget)]
 
-    def _whole_text(self, document: Document, measure: Measure, limit: int) -> list[Planned]:
+    def _whole_text(
+        self, document: Document, measure: Measure, limit: int, carried: dict[int, tuple[str, ...]]
+    ) -> list[Planned]:
         text = document.text
+        heads = {s.start for s in document.sections}
         cuts = document.boundaries()
-        deepest = max((len(s.path) for s in document.sections), default=0)
         header_budget = limit
-        if self.contextual_header and deepest:
+        if self.contextual_header and document.sections:
             longest = max((s.path for s in document.sections), key=lambda p: len(_SEPARATOR.join(p)))
             header_budget = self._budget(measure, self.header_for(longest), limit)[1]
         out: list[Planned] = []
         for a, b, n in self._inner(document, measure, 0, len(text), header_budget):
-            pieces = _cut(a, b, cuts)
-            for x, y in pieces:
+            pieces = _cut(text, a, b, cuts, heads)
+            for x, y, carried_at in pieces:
                 x, y = trim(text, x, y)
                 if y <= x:
                     continue
-                header, _ = self._budget(measure, self.header_for(document.section_path_at(x)), limit)
+                path = document.section_path_at(carried_at if carried_at is not None else x)
+                if carried_at is not None:
+                    carried[x] = path
+                header, _ = self._budget(measure, self.header_for(path), limit)
                 out.append((x, y, header, n if len(pieces) == 1 and not header else -1))
         return out
 
 
-def _cut(a: int, b: int, cuts: list[int]) -> list[Span]:
-    """Split ``[a, b)`` at every offset of ``cuts`` strictly inside it."""
+def _cut(text: str, a: int, b: int, cuts: list[int], heads: set[int]) -> list[tuple[int, int, int | None]]:
+    """Split ``[a, b)`` at the section starts inside it, except after headings alone.
+
+    Returns ``(start, end, carried)`` where ``carried`` is the last section
+    start a piece runs past because only headings came before it.
+    """
     i = bisect.bisect_right(cuts, a)
-    out: list[Span] = []
+    out: list[tuple[int, int, int | None]] = []
+    carried: int | None = None
     while i < len(cuts) and cuts[i] < b:
-        out.append((a, cuts[i]))
-        a = cuts[i]
+        c = cuts[i]
+        if _only_headings(text, a, c, heads):
+            carried = c
+        else:
+            out.append((a, c, carried))
+            a, carried = c, None
         i += 1
-    out.append((a, b))
+    out.append((a, b, carried))
     return out
+
+
+def _only_headings(text: str, start: int, end: int, heads: set[int]) -> bool:
+    """Tell whether every non-blank line of ``text[start:end]`` starts at a section start."""
+    pos = start
+    while pos < end:
+        nl = text.find("\n", pos, end)
+        line_end = end if nl < 0 else nl
+        if text[pos:line_end].strip() and pos not in heads:
+            return False
+        pos = line_end + 1
+    return True

@@ -183,7 +183,7 @@ def _is_model2vec(path: Path) -> bool:
         cfg = json.loads((path / "config.json").read_text(encoding="utf-8"))
     except (OSError, ValueError):
         return False
-    return isinstance(cfg, dict) and cfg.get("model_type") == "model2vec"
+    return isinstance(cfg, dict) and cfg.get("model_type", "model2vec") == "model2vec"
 
 
 class StaticEmbedder:

@@ -6,10 +6,11 @@ Definitions (every figure is computed from offsets, never by searching text):
   non-whitespace character of the document (they cut nothing).
 - A boundary is *inside a sentence* when it falls strictly between the first
   and last character of a sentence found by sectionrag's sentence splitter.
-  It is *excused* when that sentence alone has more tokens than ``limit``
-  (the cap forced the cut). **Fragment rate** = boundaries inside a sentence /
-  boundaries; **fragmented chunks** = chunks with a start or end inside a
-  sentence / chunks (seed 000 counted 23 of 78).
+  It is *excused* when that sentence alone (with the chunk's contextual
+  header) has more tokens than ``limit``: the cap forced the cut.
+  **Fragment rate** = boundaries inside a sentence / boundaries;
+  **fragmented chunks** = chunks with a start or end inside a sentence /
+  chunks (seed 000 counted 23 of 78).
 - A boundary *breaks a word* when the characters on both sides are letters or digits.
 - A chunk *mixes sections* when a section starts strictly inside it, unless
   everything before that start is heading lines (a chunk may carry its parent
@@ -109,7 +110,7 @@ def chunk_stats(
         last -= 1
     sentences = split_sentences(text, cuts=document.boundaries()).spans
     starts = [s for s, _ in sentences]
-    cache: dict[int, bool] = {}
+    cache: dict[int, int] = {}
 
     def inside(pos: int) -> int:
         """Index of the sentence ``pos`` falls strictly inside, or -1."""
@@ -118,13 +119,18 @@ def chunk_stats(
             return i
         return -1
 
-    def excused(i: int) -> bool:
+    header_cost: dict[str, int] = {"": 0}
+
+    def excused(i: int, context: str) -> bool:
+        """Tell whether sentence ``i`` alone (under the chunk's header) exceeds the cap."""
         if tokenizer is None or limit is None:
             return False
         if i not in cache:
             a, b = sentences[i]
-            cache[i] = int(tokenizer.count_tokens(text[a:b])) > limit
-        return cache[i]
+            cache[i] = int(tokenizer.count_tokens(text[a:b]))
+        if context not in header_cost:
+            header_cost[context] = int(tokenizer.count_tokens(context + "\n"))
+        return cache[i] + header_cost[context] > limit
 
     boundaries = in_sentence = excused_n = broken = fragmented = 0
     for c in chunks:
@@ -137,7 +143,7 @@ def chunk_stats(
             if i >= 0:
                 in_sentence += 1
                 frag = True
-                if excused(i):
+                if excused(i, c.context):
                     excused_n += 1
             if text[pos - 1].isalnum() and text[pos].isalnum():
                 broken += 1

@@ -1,0 +1,135 @@
+"""The sentence splitter behind every sentence-aware strategy and the fragment metric."""
+
+from __future__ import annotations
+
+import pytest
+
+from sectionrag.chunkers._sentences import (
+    BREAK_LINE,
+    BREAK_PARAGRAPH,
+    BREAK_SPACE,
+    clause_cuts,
+    split_sentences,
+)
+
+
+def sentences(text: str) -> list[str]:
+    return [text[a:b] for a, b in split_sentences(text).spans]
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Total revenue was $4.2 billion, up 12% from the prior year.",
+        "Growth in the U.S. market was strong this quarter.",
+        "Apple Inc. reported record services revenue.",
+        "Some segments, e.g. cloud and devices, grew quickly.",
+        "Other items, i.e. the remainder, were flat.",
+        "The trend is shown in Fig. 3 and in Table 2.",
+        "See No. 5 of the schedule for details.",
+        "Dr. Smith met Mr. J. R. Jones at St. Paul's.",
+        'He said "Stop. Now." and left the room.',
+        "The rate was approx. five percent at 3 p.m. yesterday.",
+        "Results are on pp. 10 to 12 of vol. 2 of the report.",
+        "It is a truth universally acknowledged, that a single man in possession\n"
+        "of a good fortune, must be in want of a wife.",
+    ],
+)
+def test_does_not_split_inside(text: str) -> None:
+    assert sentences(text) == [text]
+
+
+def test_splits_real_ends_and_records_the_gap() -> None:
+    text = "First one. Second one!\nThird one?\n\nFourth one. \u201cFifth.\u201d Sixth."
+    result = split_sentences(text)
+    assert [text[a:b] for a, b in result.spans] == [
+        "First one.",
+        "Second one!",
+        "Third one?",
+        "Fourth one.",
+        "\u201cFifth.\u201d",
+        "Sixth.",
+    ]
+    assert result.breaks == [
+        BREAK_SPACE,
+        BREAK_LINE,
+        BREAK_PARAGRAPH,
+        BREAK_SPACE,
+        BREAK_SPACE,
+        BREAK_PARAGRAPH,
+    ]
+
+
+def test_closing_quote_stays_with_its_sentence() -> None:
+    text = '"Do you not want to know who has taken it?" cried his wife. "Yes." She left.'
+    assert sentences(text) == [
+        '"Do you not want to know who has taken it?" cried his wife.',
+        '"Yes."',
+        "She left.",
+    ]
+
+
+def test_headings_labels_and_lists() -> None:
+    text = (
+        "Refund Policy:\nCustomers can return products within 7 days with receipt.\n\n"
+        "# Shipping\nOrders ship in 3 days.\n"
+        "Steps:\n1. Sign in.\n2. Open the order\n- pick an item\n- press Return\n"
+        "| a | b |\n| 1 | 2 |"
+    )
+    assert sentences(text) == [
+        "Refund Policy:",
+        "Customers can return products within 7 days with receipt.",
+        "# Shipping",
+        "Orders ship in 3 days.",
+        "Steps:",
+        "1. Sign in.",
+        "2. Open the order",
+        "- pick an item",
+        "- press Return",
+        "| a | b |",
+        "| 1 | 2 |",
+    ]
+
+
+def test_short_first_line_before_capitalised_line_is_a_heading() -> None:
+    text = "Chapter 1\nIt was a dark and stormy night."
+    assert sentences(text) == ["Chapter 1", "It was a dark and stormy night."]
+
+
+def test_abbreviation_before_capital_may_end_a_sentence() -> None:
+    assert sentences("We sold apples, pears, etc. The rest was waste.") == [
+        "We sold apples, pears, etc.",
+        "The rest was waste.",
+    ]
+    assert sentences("Revenue rose in the U.S. The rest fell.") == [
+        "Revenue rose in the U.S.",
+        "The rest fell.",
+    ]
+
+
+def test_cjk_sentence_ends_need_no_space() -> None:
+    assert sentences("\u65e5\u672c\u8a9e\u3002\u4e2d\u6587\uff01") == [
+        "\u65e5\u672c\u8a9e\u3002",
+        "\u4e2d\u6587\uff01",
+    ]
+
+
+def test_regions_and_cuts() -> None:
+    text = "Intro text. More intro\n# A\nBody of a. Body two."
+    cut = text.index("# A")
+    spans = split_sentences(text, 0, len(text), cuts=[cut]).spans
+    assert [text[a:b] for a, b in spans] == ["Intro text.", "More intro", "# A", "Body of a.", "Body two."]
+    inner = split_sentences(text, cut, len(text)).spans
+    assert all(a >= cut for a, _ in inner)
+
+
+def test_empty_and_whitespace() -> None:
+    assert split_sentences("").spans == []
+    assert split_sentences(" \n\t ").spans == []
+    assert sentences("  no end  ") == ["no end"]
+
+
+def test_clause_cuts_are_after_punctuation() -> None:
+    text = "one, two; three: four \u2014 five"
+    cuts = clause_cuts(text, 0, len(text))
+    assert [text[:c] for c in cuts] == ["one,", "one, two;", "one, two; three:", "one, two; three: four"]
