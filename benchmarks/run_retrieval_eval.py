@@ -3,9 +3,14 @@
 Indexes the four evaluation documents once per chunking strategy with the
 ``minilm`` preset (offline, packaged), then runs every query of
 ``queries.jsonl`` in ``vector``, ``text`` and ``hybrid`` mode and reports
-recall@k, MRR@k, nDCG@k and span IoU. ``section`` is also run with the chunk
-context (title and section path) stripped before embedding, to compare
-contextual with plain embeddings.
+recall@k, MRR@k, nDCG@k and span IoU. ``section`` is run as the library
+defaults it, with its contextual header switched on, and with any chunk
+context stripped before embedding, to compare contextual with plain
+embeddings (a variant identical to one already run is not run again).
+
+A second table fuses the vector and text rankings (top 50 of each) on the
+client with weighted reciprocal rank fusion at a few settings, to show how
+the hybrid result depends on the text weight and the RRF constant.
 
     python benchmarks/run_retrieval_eval.py                 # print and update docs/evaluation.md
     python benchmarks/run_retrieval_eval.py --no-write --json results.json
@@ -44,8 +49,12 @@ VARIANTS: list[tuple[str, str, dict[str, Any], bool]] = [
     ("recursive", "recursive", {}, False),
     ("semantic", "semantic", {}, False),
     ("section", "section", {}, False),
+    ("section + context", "section", {"contextual_header": True}, False),
     ("section, no context", "section", {}, True),
 ]
+#: client-side fusion settings for the sensitivity table: (text weight, RRF k)
+FUSIONS = ((1.0, 60), (1.0, 10), (0.5, 60), (0.5, 10))
+POOL = 50
 MODES = ("vector", "text", "hybrid")
 
 
@@ -96,7 +105,10 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
     vectors = embed_queries(embedder, [q.query for q in queries])  # once, for every variant and mode
     print(f"embedded {len(queries)} queries in {time.perf_counter() - t0:.1f} s", file=sys.stderr)
     rows: list[dict[str, Any]] = []
+    fusion_rows: list[dict[str, Any]] = []
     skipped: list[str] = []
+    aliases: list[str] = []
+    done: dict[tuple[str, bool], str] = {}
     with tempfile.TemporaryDirectory(prefix="sectionrag-eval-") as tmp:
         for n, (label, strategy, params, plain) in enumerate(VARIANTS):
             if wanted is not None and strategy not in wanted and label not in wanted:
@@ -107,6 +119,12 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
                 skipped.append(f"{label}: {e}")
                 print(f"skip {label}: {e}", file=sys.stderr)
                 continue
+            key = (repr(chunker), plain)
+            if key in done:
+                print(f"skip {label}: same chunker as {done[key]}", file=sys.stderr)
+                aliases.append(f"{label}: same configuration as {done[key]} ({key[0]})")
+                continue
+            done[key] = label
             if plain:
                 chunker = PlainChunks(chunker)
             store = make_store(args.store, Path(tmp), f"v{n}")
@@ -144,6 +162,8 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
                     f"mrr@{args.k} {row[f'mrr@{args.k}']:.3f}  iou {row[f'span_iou@{args.k}']:.3f}",
                     file=sys.stderr,
                 )
+            if not args.no_fusion:
+                fusion_rows += fusion_table_rows(label, store, queries, vectors, args.k)
     return {
         "k": args.k,
         "embedder": embedder.name,
@@ -151,9 +171,49 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
         "queries": len(queries),
         "documents": [p.name for p in files],
         "rows": rows,
+        "fusion": fusion_rows,
         "skipped": skipped,
+        "aliases": aliases,
         "python": platform.python_version(),
     }
+
+
+def fuse(rankings: list[tuple[float, list[Any]]], rrf_k: int) -> list[Any]:
+    """Weighted reciprocal rank fusion: ``score = sum(weight / (rrf_k + rank))``."""
+    scores: dict[str, float] = {}
+    by_id: dict[str, Any] = {}
+    for weight, ranking in rankings:
+        for rank, hit in enumerate(ranking, start=1):
+            scores[hit.chunk_id] = scores.get(hit.chunk_id, 0.0) + weight / (rrf_k + rank)
+            by_id.setdefault(hit.chunk_id, hit)
+    return [by_id[cid] for cid, _ in sorted(scores.items(), key=lambda kv: -kv[1])]
+
+
+def fusion_table_rows(
+    label: str, store: Any, queries: list[Any], vectors: Any, k: int
+) -> list[dict[str, Any]]:
+    """Score client-side fusions of the store's vector and text rankings."""
+    from sectionrag.eval.retrieval import Retrieved, score_query
+
+    vec = [store.search(query_vector=vectors[i], k=POOL, mode="vector") for i in range(len(queries))]
+    txt = [store.search(query_text=q.query, k=POOL, mode="text") for q in queries]
+    out = []
+    for weight, rrf_k in FUSIONS:
+        metrics = []
+        for q, v, t in zip(queries, vec, txt, strict=True):
+            fused = [Retrieved.from_result(h) for h in fuse([(1.0, v), (weight, t)], rrf_k)]
+            metrics.append(score_query(q.references, fused, k))
+        n = len(metrics)
+        out.append(
+            {
+                "variant": label,
+                "text_weight": weight,
+                "rrf_k": rrf_k,
+                f"recall@{k}": sum(m.recall for m in metrics) / n,
+                f"mrr@{k}": sum(m.mrr for m in metrics) / n,
+            }
+        )
+    return out
 
 
 def fmt(value: float | None) -> str:
@@ -183,12 +243,35 @@ def table(result: dict[str, Any]) -> str:
     for row in result["rows"]:
         cells = " | ".join(fmt(row["recall_by_kind"].get(kind)) for kind in kinds)
         lines.append(f"| {row['variant']} | {row['mode']} | {cells} |")
+    if result["fusion"]:
+        settings = [(f["text_weight"], f["rrf_k"]) for f in result["fusion"]]
+        settings = list(dict.fromkeys(settings))
+        lines += [
+            "",
+            f"Hybrid fusion sensitivity (client-side weighted RRF of the top {POOL} vector and top {POOL} "
+            f"text results; vector weight 1), recall@{k} / MRR@{k}:",
+            "",
+            "| chunking | " + " | ".join(f"text weight {w:g}, k={c}" for w, c in settings) + " |",
+            "|---|" + "---:|" * len(settings),
+        ]
+        by_variant: dict[str, dict[tuple[float, int], dict[str, Any]]] = defaultdict(dict)
+        for f in result["fusion"]:
+            by_variant[f["variant"]][(f["text_weight"], f["rrf_k"])] = f
+        for variant, cells in by_variant.items():
+            shown = " | ".join(
+                f"{fmt(cells[s][f'recall@{k}'])} / {fmt(cells[s][f'mrr@{k}'])}" if s in cells else "-"
+                for s in settings
+            )
+            lines.append(f"| {variant} | {shown} |")
     lines += [
         "",
         f"{result['queries']} queries over {len(result['documents'])} documents; embedder "
         f"`{result['embedder']}`; store `{result['store']}`; "
         f"generated by `python benchmarks/run_retrieval_eval.py` on {time.strftime('%Y-%m-%d')}.",
     ]
+    if result["aliases"]:
+        lines += ["", "Not run again:", ""]
+        lines += [f"- {s}" for s in result["aliases"]]
     if result["skipped"]:
         lines += ["", "Not run (not available when the table was made):", ""]
         lines += [f"- {s}" for s in result["skipped"]]
@@ -219,6 +302,7 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--modes", default=",".join(MODES), help="comma-separated modes (default: %(default)s)")
     p.add_argument("--json", default=None, metavar="FILE", help="also write every row as JSON to FILE")
     p.add_argument("--no-write", action="store_true", help="do not update docs/evaluation.md")
+    p.add_argument("--no-fusion", action="store_true", help="skip the fusion sensitivity table")
     args = p.parse_args(argv)
     result = run(args)
     text = table(result)
