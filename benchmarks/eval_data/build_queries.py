@@ -14,16 +14,18 @@ JSON line per query::
 Run from anywhere: ``python benchmarks/eval_data/build_queries.py``.
 """
 
+# The query table quotes exact excerpts of the documents; keep them on one line each.
+# ruff: noqa: E501
+
 from __future__ import annotations
 
 import json
 import sys
 from pathlib import Path
-from typing import Union
 
 HERE = Path(__file__).resolve().parent
 
-Span = Union[str, tuple[str, str]]
+Span = str | tuple[str, str]
 
 REPORT = "transit_annual_report_2024.md"
 MANUAL = "sqlite_manual.md"
@@ -572,13 +574,15 @@ def build() -> list[dict[str, object]]:
         for span in spans:
             start, end = locate(texts[source], span, qid)
             refs.append({"source": source, "start": start, "end": end, "answer": texts[source][start:end]})
-        rows.append({
-            "id": qid,
-            "query": query,
-            "kind": "question" if query.rstrip().endswith("?") else "keywords",
-            "doc_type": kind,
-            "references": refs,
-        })
+        rows.append(
+            {
+                "id": qid,
+                "query": query,
+                "kind": "question" if query.rstrip().endswith("?") else "keywords",
+                "doc_type": kind,
+                "references": refs,
+            }
+        )
     return rows
 
 
