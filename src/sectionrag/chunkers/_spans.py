@@ -12,6 +12,7 @@ from __future__ import annotations
 import bisect
 import re
 from collections.abc import Callable, Sequence
+from itertools import accumulate, pairwise
 from typing import Any
 
 from sectionrag.errors import ChunkingError
@@ -20,8 +21,9 @@ __all__ = ["Measure", "Span", "trim"]
 
 Span = tuple[int, int]
 
-_BLOCK = 1 << 15  # characters per tokenization block
+_BLOCK = 1 << 12  # characters per tokenization block (small blocks tokenize fastest)
 _WS_RUN = re.compile(r"\s+")
+_ASCII_WS = " \t\n\r"  # separators every whitespace-splitting tokenizer agrees on
 _CUT_KINDS = ("sentence end", "clause", "word boundary", "token boundary", "character")
 
 
@@ -71,8 +73,9 @@ class Measure:
         self._cache: dict[Span, int] = {}
         self.forced: set[int] = set()
         self.has_offsets = callable(getattr(counter, "token_offsets", None))
-        self.additive = self.has_offsets and getattr(counter, "whitespace_additive", False) is True
+        self.additive = getattr(counter, "whitespace_additive", False) is True
         self._header_cost: dict[str, int] = {}
+        self._by_start: dict[int, list[tuple[_Counted, int]]] = {}
 
     # -- estimates -----------------------------------------------------------------
     def _index(self) -> tuple[list[int], list[int]]:
@@ -114,7 +117,18 @@ class Measure:
         return n
 
     def estimate_spans(self, spans: Sequence[Span]) -> list[int]:
-        """Estimate many spans (one batch call for tokenizers without offsets)."""
+        """Token counts of consecutive, non-overlapping spans (sentences, blocks).
+
+        A tokenizer whose counts add up across whitespace counts the spans
+        exactly, in one batch, and remembers them: a chunk made of whole spans
+        is then counted by adding theirs (see :meth:`count_spans`). Otherwise
+        the counts come from the one tokenization of the document (or, without
+        offsets, from one batch call).
+        """
+        if self.additive and self._starts is None:
+            counts = self.count_many([self.text[a:b] for a, b in spans])
+            self._remember(spans, counts)
+            return counts
         if self.has_offsets:
             return [self.estimate(a, b) for a, b in spans]
         missing = [s for s in spans if s not in self._cache and s[1] > s[0]]
@@ -122,6 +136,27 @@ class Measure:
             counts = self.count_many([self.text[a:b] for a, b in missing])
             self._cache.update(zip(missing, counts, strict=False))
         return [self._cache.get(s, 0) for s in spans]
+
+    def _remember(self, spans: Sequence[Span], counts: Sequence[int]) -> None:
+        if not spans or any(b > a2 for (_, b), (a2, _) in pairwise(spans)):
+            return  # only ordered, non-overlapping spans add up
+        text = self.text
+        bad = [0]
+        for (_, b), (a2, _) in pairwise(spans):
+            gap = text[b:a2]
+            clean = bool(gap) and not gap.strip(_ASCII_WS)
+            bad.append(bad[-1] + (0 if clean else 1))
+        counted = _Counted([b for _, b in spans], [0, *accumulate(counts)], bad)
+        for i, (a, _) in enumerate(spans):
+            self._by_start.setdefault(a, []).append((counted, i))
+
+    def _sum_counts(self, start: int, end: int) -> int | None:
+        """Tokens of ``text[start:end]`` as the sum of remembered spans, when it is a run of them."""
+        for counted, i in self._by_start.get(start, ()):
+            j = bisect.bisect_left(counted.ends, end, i)
+            if j < len(counted.ends) and counted.ends[j] == end and counted.bad[j] == counted.bad[i]:
+                return counted.prefix[j + 1] - counted.prefix[i]
+        return None
 
     # -- exact counts ----------------------------------------------------------------
     def count(self, text: str) -> int:
@@ -147,10 +182,14 @@ class Measure:
         head = self._header_tokens(header) if header and self.additive else 0
         todo: list[int] = []
         for i, (a, b) in enumerate(spans):
-            if self.additive and self._clean_cut(a) and self._clean_cut(b):
-                out[i] = self.estimate(a, b) + head
-            else:
-                todo.append(i)
+            if self.additive:
+                n = self._sum_counts(a, b)
+                if n is None and self.has_offsets and self._clean_cut(a) and self._clean_cut(b):
+                    n = self.estimate(a, b)
+                if n is not None:
+                    out[i] = n + head
+                    continue
+            todo.append(i)
         if todo:
             bodies = [text[spans[i][0] : spans[i][1]] for i in todo]
             texts = [f"{header}\n{t}" for t in bodies] if header else bodies
@@ -249,6 +288,17 @@ class Measure:
             + (" with its contextual header" if header else "")
             + " exceeds the limit; raise `size` or drop the header"
         )
+
+
+class _Counted:
+    """Counted consecutive spans: their ends, prefix sums of counts, and unclean gaps so far."""
+
+    __slots__ = ("bad", "ends", "prefix")
+
+    def __init__(self, ends: list[int], prefix: list[int], bad: list[int]) -> None:
+        self.ends = ends
+        self.prefix = prefix
+        self.bad = bad
 
 
 def _largest_fitting(cands: list[int], cost: Callable[[int], int], limit: int) -> tuple[int, int] | None:

@@ -87,18 +87,30 @@ class ParagraphChunker(BaseChunker):
                 continue
             units.append((a if pending is None else pending, b))
             pending = None
+        # Count each short block whole and each long one by its sentences, in one
+        # batch: then every chunk made of them is counted by adding theirs up.
+        atoms: list[Span] = []
+        groups: list[tuple[int, int, bool]] = []  # (first atom, end atom, split into sentences)
+        cuts = document.boundaries()
+        for a, b in units:
+            first = len(atoms)
+            if b - a <= budget:
+                atoms.append((a, b))
+            else:
+                atoms.extend(split_sentences(text, a, b, cuts=cuts).spans)
+            groups.append((first, len(atoms), b - a > budget))
+        costs = measure.estimate_spans(atoms)
         pieces: list[Span] = []
-        costs: list[int] = []
-        for (a, b), cost in zip(units, measure.estimate_spans(units), strict=False):
-            if cost <= budget:
-                pieces.append((a, b))
-                costs.append(cost)
+        piece_costs: list[int] = []
+        for first, stop, by_sentence in groups:
+            total = sum(costs[first:stop])
+            if not by_sentence or total <= budget:
+                pieces.append((atoms[first][0], atoms[stop - 1][1]))
+                piece_costs.append(total)
                 continue
-            sents = split_sentences(text, a, b, cuts=document.boundaries()).spans
-            sent_costs = measure.estimate_spans(sents)
-            for i, j in pack_ranges(sent_costs, budget):
-                pieces.append((sents[i][0], sents[j - 1][1]))
-                costs.append(sum(sent_costs[i:j]))
+            for i, j in pack_ranges(costs[first:stop], budget):
+                pieces.append((atoms[first + i][0], atoms[first + j - 1][1]))
+                piece_costs.append(sum(costs[first + i : first + j]))
         if not self.pack:
             return pieces
-        return [(pieces[i][0], pieces[j - 1][1]) for i, j in pack_ranges(costs, budget)]
+        return [(pieces[i][0], pieces[j - 1][1]) for i, j in pack_ranges(piece_costs, budget)]
