@@ -72,12 +72,13 @@ def documents() -> list[Path]:
     return sorted(p for p in DATA.iterdir() if p.suffix in (".md", ".txt") and p.name != "README.md")
 
 
-def doc_types() -> dict[str, str]:
+def query_labels(field: str) -> dict[str, str]:
+    """Map query id to a descriptive field of queries.jsonl (``doc_type`` or ``kind``)."""
     out = {}
     for line in (DATA / "queries.jsonl").read_text(encoding="utf-8").splitlines():
         if line.strip():
             row = json.loads(line)
-            out[row["id"]] = row.get("doc_type", "?")
+            out[row["id"]] = row.get(field, "?")
     return out
 
 
@@ -98,7 +99,8 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
     wanted = {s.strip() for s in args.strategies.split(",")} if args.strategies else None
     modes = [m.strip() for m in args.modes.split(",")]
     queries = load_queries(DATA / "queries.jsonl")
-    kinds = doc_types()
+    kinds = query_labels("doc_type")
+    query_kinds = query_labels("kind")
     embedder = get_embedder(args.embedder)
     files = documents()
     t0 = time.perf_counter()
@@ -143,8 +145,10 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
             for mode in modes:
                 ev = evaluate(pipe, queries, k=args.k, mode=mode, query_vectors=vectors)  # type: ignore[arg-type]
                 by_kind: dict[str, list[float]] = defaultdict(list)
+                by_query_kind: dict[str, list[float]] = defaultdict(list)
                 for r in ev.results:
                     by_kind[kinds.get(r.query.id or "", "?")].append(r.metrics.recall)
+                    by_query_kind[query_kinds.get(r.query.id or "", "?")].append(r.metrics.recall)
                 row = {
                     "variant": label,
                     "strategy": strategy,
@@ -154,6 +158,9 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
                     "index_seconds": round(index_s, 2),
                     **{ev.metric_key(name): value for name, value in ev.metrics.items()},
                     "recall_by_kind": {kind: sum(v) / len(v) for kind, v in sorted(by_kind.items())},
+                    "recall_by_query_kind": {
+                        kind: sum(v) / len(v) for kind, v in sorted(by_query_kind.items())
+                    },
                     "seconds": ev.seconds,
                 }
                 rows.append(row)
@@ -232,17 +239,18 @@ def table(result: dict[str, Any]) -> str:
             f"{fmt(row[f'mrr@{k}'])} | {fmt(row[f'span_iou@{k}'])} | {fmt(row[f'hit@{k}'])} | "
             f"{fmt(row[f'ndcg@{k}'])} |"
         )
-    kinds = sorted({kind for row in result["rows"] for kind in row["recall_by_kind"]})
-    lines += [
-        "",
-        f"recall@{k} by kind of document:",
-        "",
-        "| chunking | mode | " + " | ".join(kinds) + " |",
-        "|---|---|" + "---:|" * len(kinds),
-    ]
-    for row in result["rows"]:
-        cells = " | ".join(fmt(row["recall_by_kind"].get(kind)) for kind in kinds)
-        lines.append(f"| {row['variant']} | {row['mode']} | {cells} |")
+    for key, title in (("recall_by_kind", "kind of document"), ("recall_by_query_kind", "kind of query")):
+        kinds = sorted({kind for row in result["rows"] for kind in row[key]})
+        lines += [
+            "",
+            f"recall@{k} by {title}:",
+            "",
+            "| chunking | mode | " + " | ".join(kinds) + " |",
+            "|---|---|" + "---:|" * len(kinds),
+        ]
+        for row in result["rows"]:
+            cells = " | ".join(fmt(row[key].get(kind)) for kind in kinds)
+            lines.append(f"| {row['variant']} | {row['mode']} | {cells} |")
     if result["fusion"]:
         settings = [(f["text_weight"], f["rrf_k"]) for f in result["fusion"]]
         settings = list(dict.fromkeys(settings))
