@@ -8,17 +8,29 @@
 - :func:`extract_metadata`, :func:`enrichment_text`, :func:`list_values`: the pieces.
 
 The keys enrichers write are listed in :mod:`sectionrag.enrich.fields`.
+Names are imported on first use, so ``import sectionrag.enrich.fields`` (as
+the stores do) loads nothing else.
 """
 
 from __future__ import annotations
 
-from sectionrag.enrich.adapters import AnthropicLLM, LLMError, LLMResponseError, OpenAICompatibleLLM
-from sectionrag.enrich.cache import EnrichmentCache, MemoryCache, SQLiteCache, cache_key
-from sectionrag.enrich.extractive import ExtractiveEnricher
-from sectionrag.enrich.fields import ENRICHMENT_KEYS, LIST_FIELDS, TEXT_FIELDS, enrichment_text, list_values
-from sectionrag.enrich.llm import EnrichmentEstimate, EnrichmentStats, LLMEnricher
-from sectionrag.enrich.metadata import extract_metadata
-from sectionrag.enrich.prompts import PROMPT_VERSION, MalformedResponseError
+from importlib import import_module
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from sectionrag.enrich.adapters import AnthropicLLM, LLMError, LLMResponseError, OpenAICompatibleLLM
+    from sectionrag.enrich.cache import EnrichmentCache, MemoryCache, SQLiteCache, cache_key
+    from sectionrag.enrich.extractive import ExtractiveEnricher
+    from sectionrag.enrich.fields import (
+        ENRICHMENT_KEYS,
+        LIST_FIELDS,
+        TEXT_FIELDS,
+        enrichment_text,
+        list_values,
+    )
+    from sectionrag.enrich.llm import EnrichmentEstimate, EnrichmentStats, LLMEnricher
+    from sectionrag.enrich.metadata import extract_metadata
+    from sectionrag.enrich.prompts import PROMPT_VERSION, MalformedResponseError
 
 __all__ = [
     "ENRICHMENT_KEYS",
@@ -42,3 +54,27 @@ __all__ = [
     "extract_metadata",
     "list_values",
 ]
+
+_MODULES = {
+    "adapters": ("AnthropicLLM", "LLMError", "LLMResponseError", "OpenAICompatibleLLM"),
+    "cache": ("EnrichmentCache", "MemoryCache", "SQLiteCache", "cache_key"),
+    "extractive": ("ExtractiveEnricher",),
+    "fields": ("ENRICHMENT_KEYS", "LIST_FIELDS", "TEXT_FIELDS", "enrichment_text", "list_values"),
+    "llm": ("EnrichmentEstimate", "EnrichmentStats", "LLMEnricher"),
+    "metadata": ("extract_metadata",),
+    "prompts": ("PROMPT_VERSION", "MalformedResponseError"),
+}
+_LAZY = {name: module for module, names in _MODULES.items() for name in names}
+
+
+def __getattr__(name: str) -> Any:
+    module = _LAZY.get(name)
+    if module is None:
+        raise AttributeError(f"module 'sectionrag.enrich' has no attribute {name!r}")
+    value = getattr(import_module(f"sectionrag.enrich.{module}"), name)
+    globals()[name] = value
+    return value
+
+
+def __dir__() -> list[str]:
+    return sorted([*globals(), *__all__])

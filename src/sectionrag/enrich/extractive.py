@@ -347,6 +347,19 @@ class ExtractiveEnricher:
         """``extractive/VERSION``: recorded in each chunk's ``enriched_by``."""
         return f"extractive/{EXTRACTIVE_VERSION}"
 
+    def config(self) -> dict[str, Any]:
+        """Return the settings that decide the output (a changed one re-indexes a source)."""
+        return {
+            "version": EXTRACTIVE_VERSION,
+            "fields": list(self.fields),
+            "summary_sentences": self.summary_sentences,
+            "max_summary_chars": self.max_summary_chars,
+            "keywords": self.keywords,
+            "embedder": None if self.embedder is None else str(self.embedder.name),
+            "embed_summary": self.embed_summary,
+            "min_tokens": self.min_tokens,
+        }
+
     def enrich(self, chunks: Sequence[Chunk], document: Document | None = None) -> list[Chunk]:
         """Return the chunks with ``summary``, ``keywords`` and metadata merged into their metadata.
 
@@ -360,7 +373,8 @@ class ExtractiveEnricher:
                 raise TypeError(f"chunks must be Chunk objects, got {type(c).__name__}")
         if not chunks:
             return []
-        scans = [_scan(c.text) for c in chunks]
+        textual = "summary" in self.fields or "keywords" in self.fields
+        scans = [_scan(c.text) if textual else ([], []) for c in chunks]
         counts = [Counter(t for _, t in terms) for terms, _ in scans]
         idf = self._idf(counts)
         summaries: list[str | None] = [None] * len(chunks)

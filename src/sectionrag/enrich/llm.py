@@ -263,6 +263,19 @@ class LLMEnricher:
         """``llm:MODEL/pVERSION``: recorded in each enriched chunk's ``enriched_by``."""
         return f"llm:{self.model}/p{PROMPT_VERSION}"
 
+    def config(self) -> dict[str, Any]:
+        """Return the settings that decide the output (not speed, retries or the cache)."""
+        return {
+            "model": self.model,
+            "prompt_version": PROMPT_VERSION,
+            "fields": list(self.fields),
+            "min_tokens": self.min_tokens,
+            "max_tokens": self.max_tokens,
+            "max_questions": self.max_questions,
+            "embed_summary": self.embed_summary,
+            "extractive_metadata": self.extractive_metadata,
+        }
+
     # -- inputs ---------------------------------------------------------------------
     @staticmethod
     def _context(chunk: Chunk) -> str:
