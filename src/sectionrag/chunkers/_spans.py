@@ -24,6 +24,7 @@ Span = tuple[int, int]
 _BLOCK = 1 << 12  # characters per tokenization block (small blocks tokenize fastest)
 _WS_RUN = re.compile(r"\s+")
 _ASCII_WS = " \t\n\r"  # separators every whitespace-splitting tokenizer agrees on
+_PUNCT = frozenset(".,;:!?\"'()[]")  # split from letters by Bert-style and whitespace pre-tokenizers
 _CUT_KINDS = ("sentence end", "clause", "word boundary", "token boundary", "character")
 
 
@@ -184,7 +185,7 @@ class Measure:
         for i, (a, b) in enumerate(spans):
             if self.additive:
                 n = self._sum_counts(a, b)
-                if n is None and self.has_offsets and self._clean_cut(a) and self._clean_cut(b):
+                if n is None and self.has_offsets and self.clean_cut(a) and self.clean_cut(b):
                     n = self.estimate(a, b)
                 if n is not None:
                     out[i] = n + head
@@ -203,11 +204,19 @@ class Measure:
             n = self._header_cost[header] = self.count(header + "\n")
         return n
 
-    def _clean_cut(self, pos: int) -> bool:
-        """Tell whether ``pos`` is at an edge or ASCII whitespace, with no token straddling it."""
+    def clean_cut(self, pos: int) -> bool:
+        """Tell whether token counts add up across ``pos``.
+
+        True when no token straddles ``pos`` and it is the text's edge, next to
+        ASCII whitespace, or between a letter or digit and common punctuation.
+        """
         text = self.text
-        if 0 < pos < len(text) and text[pos - 1] not in " \t\n\r" and text[pos] not in " \t\n\r":
-            return False
+        if 0 < pos < len(text):
+            left, right = text[pos - 1], text[pos]
+            spaced = left in _ASCII_WS or right in _ASCII_WS
+            punct = (left.isalnum() and right in _PUNCT) or (right.isalnum() and left in _PUNCT)
+            if not (spaced or punct):
+                return False
         starts, ends = self._index()
         j = bisect.bisect_right(ends, pos)
         return j >= len(starts) or starts[j] >= pos

@@ -56,9 +56,9 @@ def token_windows(
     Windows are planned on the document's one tokenization. A window that
     starts inside a word can tokenize differently on its own (``##eipt``
     becomes ``e ##ip ##t``), so the first word of such a window is counted on
-    its own and the window gives back that many tokens at its end. The windows
-    are then counted exactly in one batch; the rare one still over ``limit``
-    is split at the least harmful point.
+    its own and the window gives back the extra tokens at its end. Windows that
+    do not end at a clean cut are counted exactly, in one batch; the rare one
+    still over ``limit`` is split at the least harmful point.
     """
     text = measure.text
     starts = measure.token_starts()
@@ -67,30 +67,48 @@ def token_windows(
         return [(start, end, "", -1)]
     width = min(size, limit)
     step = max(1, width - overlap)
-    planned: list[tuple[int, int]] = []
+    planned: list[tuple[int, int, int, int, int, int]] = []  # a, b, i, j, delta, fragment end
     i = i0
     while True:
         a = start if i == i0 else starts[i]
-        extra = _head_excess(measure, a, i, i1) if a > start and not text[a - 1].isspace() else 0
-        j = min(i + max(1, width - extra), i1)
-        planned.append((a, end if j == i1 else starts[j]))
+        delta, frag_end = 0, a
+        if a > start and not text[a - 1].isspace():
+            delta, frag_end = _head_delta(measure, a, i, i1)
+        j = min(i + max(1, width - max(0, delta)), i1)
+        planned.append((a, end if j == i1 else starts[j], i, j, delta, frag_end))
         if j >= i1:
             break
         i = j if overlap == 0 else min(i + step, j)
-    spans = [trim(text, a, b) for a, b in planned]
-    spans = [(a, b) for a, b in spans if b > a]
-    counts = measure.count_spans(spans)
+    # A window counts as its document tokens plus the change of its first word
+    # fragment, when counts add up at its end; the others are counted exactly.
     out: list[Planned] = []
-    for (a, b), n in zip(spans, counts, strict=False):
-        if n <= limit:
-            out.append((a, b, "", n))
+    todo: list[tuple[int, int]] = []
+    for a, b, i, j, delta, frag_end in planned:
+        ta, tb = trim(text, a, b)
+        if tb <= ta:
+            continue
+        if measure.additive and i > i0 and j < i1 and frag_end <= tb and measure.clean_cut(tb):
+            out.append((ta, tb, "", j - i + delta))
         else:
-            out.extend((x, y, "", m) for x, y, m in measure.split_to_fit(a, b, limit))
-    return out
+            out.append((ta, tb, "", -1))
+            todo.append((ta, tb))
+    exact = iter(measure.count_spans(todo))
+    final: list[Planned] = []
+    for a, b, h, n in out:
+        if n < 0:
+            n = next(exact)
+        if n <= limit:
+            final.append((a, b, h, n))
+        else:
+            final.extend((x, y, "", m) for x, y, m in measure.split_to_fit(a, b, limit))
+    return final
 
 
-def _head_excess(measure: Measure, a: int, i: int, i1: int) -> int:
-    """How many more tokens the word fragment at ``a`` takes on its own than in the document."""
+def _head_delta(measure: Measure, a: int, i: int, i1: int) -> tuple[int, int]:
+    """Extra tokens the word fragment at ``a`` takes on its own, and where the fragment ends.
+
+    ``##eipt`` inside the document is one token; ``eipt`` alone may be three.
+    """
     text = measure.text
     starts = measure.token_starts()
     ends = measure.token_ends()
@@ -98,4 +116,4 @@ def _head_excess(measure: Measure, a: int, i: int, i1: int) -> int:
     while k + 1 < i1 and starts[k + 1] <= ends[k] and k - i < 64:
         k += 1  # adjacent tokens: the rest of the same word
     w = ends[k]
-    return max(0, measure.count(text[a:w]) - (k - i + 1))
+    return measure.count(text[a:w]) - (k - i + 1), w

@@ -73,12 +73,13 @@ def strategy_params(args: argparse.Namespace) -> dict[str, Any]:
     return params
 
 
-def _similarity(name: str, embedder: Any) -> Any:
+def _similarity(name: str, embedder_name: str | None, embedder: Any) -> Any:
+    """Return the similarity model for ``--similarity NAME`` (``static`` or an embedder name)."""
     if name == "static":
         from sectionrag.embedders.static import get_static_embedder
 
         return get_static_embedder()
-    if embedder is not None and name == getattr(embedder, "name", None):
+    if embedder is not None and name == embedder_name:
         return embedder
     from sectionrag.cli._common import resolve_embedder
 
@@ -123,7 +124,7 @@ def run(args: argparse.Namespace) -> int:
         params["tokenizer"] = embedder
     inner = params.get("inner", "semantic")
     if args.strategy in _SIMILARITY_STRATEGIES and (args.strategy == "semantic" or inner == "semantic"):
-        params.setdefault("embedder", _similarity(args.similarity, embedder))
+        params.setdefault("embedder", _similarity(args.similarity, args.embedder, embedder))
     chunker = sectionrag.chunker(args.strategy, **params)
     chunks = chunker.chunk(doc)
     stats = None
