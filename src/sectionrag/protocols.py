@@ -8,6 +8,7 @@ quick sanity check (it checks method names only, not signatures).
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from contextlib import AbstractContextManager
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Literal, Protocol, Union, runtime_checkable
@@ -25,8 +26,10 @@ __all__ = [
     "DocumentInfo",
     "Embedder",
     "Enricher",
+    "IncrementalStore",
     "Parser",
     "SearchMode",
+    "SourceRecord",
     "TokenCounter",
     "VectorStore",
     "Where",
@@ -152,6 +155,71 @@ class VectorStore(Protocol):
 
     def documents(self) -> list[DocumentInfo]:
         """List the documents held, in a stable order."""
+        ...
+
+
+@dataclass(frozen=True, slots=True)
+class SourceRecord:
+    """What a collection remembers about one indexed source (see :class:`IncrementalStore`).
+
+    Attributes:
+        source: The source as indexed (a path or a document's name); the key.
+        doc_id: The id of the document its chunks belong to.
+        content_hash: sha256 (hex) of the file's bytes, or of a Document's content.
+        size: File size in bytes (``-1`` for a Document given in memory).
+        mtime_ns: File modification time in ns (``-1`` for a Document).
+        checked_ns: When the content was hashed (ns since the epoch).
+        config: Fingerprint of the pipeline configuration that produced the chunks.
+        config_json: That configuration, as JSON (to say what changed).
+        chunks: How many chunks the source has in the collection.
+    """
+
+    source: str
+    doc_id: str
+    content_hash: str
+    size: int
+    mtime_ns: int
+    checked_ns: int
+    config: str
+    config_json: str
+    chunks: int
+
+
+@runtime_checkable
+class IncrementalStore(Protocol):
+    """A store that ingestion can keep exactly in sync: optional, on top of :class:`VectorStore`.
+
+    :class:`~sectionrag.pipeline.Pipeline` uses these methods when a store has
+    them (both built-in stores do); a store with only the VectorStore methods
+    still works, with a plain delete-then-add and no record between runs.
+    """
+
+    def write_lock(self, timeout: float = 0.0) -> AbstractContextManager[None]:
+        """Hold the collection's single-writer lock; raise IngestError if busy after ``timeout`` s."""
+        ...
+
+    def read_records(self) -> list[SourceRecord]:
+        """Return the record of every indexed source."""
+        ...
+
+    def write_records(self, records: Sequence[SourceRecord], *, delete: Sequence[str] = ()) -> None:
+        """Upsert ``records`` (by source) and remove the records of ``delete``, in one commit."""
+        ...
+
+    def replace_sources(
+        self, sources: Sequence[str], chunks: Sequence[Chunk], vectors: npt.NDArray[np.float32]
+    ) -> None:
+        """Make ``chunks`` the only chunks of ``sources``, atomically (readers see all old or all new)."""
+        ...
+
+    def cached_vectors(self, embedder: str, dimension: int, keys: Sequence[str]) -> dict[str, Any]:
+        """Return the cached vectors of ``embedder`` for those of ``keys`` (text hashes) it holds."""
+        ...
+
+    def cache_vectors(
+        self, embedder: str, dimension: int, keys: Sequence[str], vectors: npt.NDArray[np.float32]
+    ) -> None:
+        """Remember ``vectors`` of ``embedder`` under ``keys`` (row ``i`` for ``keys[i]``)."""
         ...
 
 

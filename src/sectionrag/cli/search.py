@@ -19,6 +19,15 @@ def register(sub: Any, common: argparse.ArgumentParser) -> None:
     p.add_argument("-k", type=int, default=5, help="number of results (default: %(default)s)")
     p.add_argument("--mode", choices=("vector", "text", "hybrid"), default="vector")
     p.add_argument(
+        "--fusion", choices=("rrf", "linear"), default=None, help="hybrid fusion (default: linear)"
+    )
+    p.add_argument(
+        "--weights",
+        default=None,
+        metavar="V,T",
+        help="hybrid weights of the vector and text rankings (default: 1,0.5)",
+    )
+    p.add_argument(
         "--source", action="append", default=[], metavar="NAME", help="only this document (repeatable)"
     )
     p.add_argument(
@@ -64,12 +73,28 @@ def build_where(args: argparse.Namespace, store: Any) -> Any:
     return args.where or structured or None
 
 
+def parse_weights(text: str | None) -> tuple[float, float] | None:
+    """Parse ``--weights V,T`` into a pair of floats (``None`` when not given)."""
+    from sectionrag.errors import ConfigError
+
+    if text is None:
+        return None
+    try:
+        vector, text_weight = (float(part) for part in text.split(","))
+    except ValueError:
+        raise ConfigError(f"--weights takes two numbers such as 0.7,0.3, got {text!r}") from None
+    return vector, text_weight
+
+
 def run(args: argparse.Namespace) -> int:
     """Search and print ranked results."""
-    from sectionrag.errors import CollectionNotFoundError, ConfigError
+    from sectionrag.errors import CollectionNotFoundError, ConfigError, StoreError
 
     if args.k < 1:
         raise ConfigError(f"-k must be at least 1, got {args.k}")
+    weights = parse_weights(args.weights)
+    if (args.fusion or weights) and args.mode != "hybrid":
+        raise ConfigError("--fusion and --weights apply to --mode hybrid only")
     store = open_store(args.db, args.collection)
     info = store.info()
     if info is None:
@@ -77,12 +102,24 @@ def run(args: argparse.Namespace) -> int:
             f"collection {args.collection!r} does not exist in {args.db}; index documents first "
             f"with `sectionrag index PATH --db {args.db}`"
         )
+    if info.chunks == 0:
+        raise StoreError(
+            f"collection {args.collection!r} in {args.db} is empty; index documents into it with "
+            f"`sectionrag index PATH --db {args.db} --collection {args.collection}`"
+        )
     where = build_where(args, store)
     vector = None
     if args.mode != "text":
         embedder = embedder_for_store(store, args.embedder)
         vector = embedder.embed_query(args.query)
-    results = store.search(query_vector=vector, query_text=args.query, k=args.k, where=where, mode=args.mode)
+    options: dict[str, Any] = {}
+    if args.fusion:
+        options["fusion"] = args.fusion
+    if weights:
+        options["weights"] = weights
+    results = store.search(
+        query_vector=vector, query_text=args.query, k=args.k, where=where, mode=args.mode, **options
+    )
     if args.json:
         emit_json({"results": [r.to_dict() for r in results]})
     else:

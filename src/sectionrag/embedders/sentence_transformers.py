@@ -392,6 +392,10 @@ class SentenceTransformerEmbedder:
     def __repr__(self) -> str:
         return f"SentenceTransformerEmbedder({self.model!r}, device={self.device!r})"
 
+    def config(self) -> dict[str, Any]:
+        """Return the settings that decide the vectors (model and normalisation), JSON-ready."""
+        return {"model": self.name, "normalize": self.normalize}
+
     def __getstate__(self) -> dict[str, Any]:
         # picklable for worker processes: the lock and tokenizer are rebuilt, weights reload lazily
         state = self.__dict__.copy()

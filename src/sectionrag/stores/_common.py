@@ -16,16 +16,27 @@ if TYPE_CHECKING:
     import numpy.typing as npt
 
 __all__ = [
+    "DEFAULT_FUSION",
+    "DEFAULT_WEIGHTS",
+    "FUSIONS",
     "MODES",
     "RRF_K",
     "check_add",
+    "check_fusion",
     "check_search",
     "dump_metadata",
+    "fuse",
     "load_metadata",
     "rrf",
 ]
 
 MODES = ("vector", "text", "hybrid")
+#: ways of fusing the vector and text rankings in ``mode="hybrid"``
+FUSIONS = ("rrf", "linear")
+#: default hybrid fusion and ``(vector, text)`` weights: on benchmarks/eval_data they beat
+#: vector-only recall@5 for every chunker (docs/search.md), where RRF with k=60 did not
+DEFAULT_FUSION = "linear"
+DEFAULT_WEIGHTS = (1.0, 0.5)
 #: the ``k`` constant of reciprocal rank fusion
 RRF_K = 60
 #: each ranking fused by hybrid search is cut to this many hits (or ``k`` if larger)
@@ -139,16 +150,82 @@ def check_search(
     return q
 
 
-def rrf(rankings: Sequence[Sequence[K]], k: int = RRF_K) -> list[tuple[K, float]]:
-    """Fuse rankings by reciprocal rank: ``score = sum(1 / (k + rank))`` with 1-based ranks.
+def rrf(
+    rankings: Sequence[Sequence[K]], k: int = RRF_K, weights: Sequence[float] | None = None
+) -> list[tuple[K, float]]:
+    """Fuse rankings by reciprocal rank: ``score = sum(w / (k + rank))`` with 1-based ranks.
 
-    Returns ``(key, score)`` best first; ties keep first-seen order.
+    ``weights`` holds one weight per ranking (default 1 each). Returns
+    ``(key, score)`` best first; ties keep first-seen order.
     """
+    ws = [1.0] * len(rankings) if weights is None else list(weights)
     scores: dict[K, float] = {}
-    for ranking in rankings:
+    for ranking, w in zip(rankings, ws, strict=True):
         for rank, key in enumerate(ranking, start=1):
-            scores[key] = scores.get(key, 0.0) + 1.0 / (k + rank)
+            scores[key] = scores.get(key, 0.0) + w / (k + rank)
     return sorted(scores.items(), key=lambda kv: -kv[1])
+
+
+def _min_max(scored: Sequence[tuple[K, float]]) -> dict[K, float]:
+    if not scored:
+        return {}
+    values = [s for _, s in scored]
+    lo, hi = min(values), max(values)
+    if hi - lo <= 1e-12:
+        return {key: 1.0 for key, _ in scored}
+    return {key: (s - lo) / (hi - lo) for key, s in scored}
+
+
+def linear(rankings: Sequence[Sequence[tuple[K, float]]], weights: Sequence[float]) -> list[tuple[K, float]]:
+    """Fuse scored rankings by a weighted sum of min-max normalised scores.
+
+    Each ranking's scores are rescaled to ``[0, 1]`` over its own candidates
+    (best 1, worst 0; a single candidate or all-equal scores give 1); a key
+    missing from a ranking gets 0 there. Returns ``(key, score)`` best first;
+    ties keep first-seen order.
+    """
+    fused: dict[K, float] = {}
+    for ranking, w in zip(rankings, weights, strict=True):
+        for key, value in _min_max(ranking).items():
+            fused[key] = fused.get(key, 0.0) + w * value
+        for key, _ in ranking:
+            fused.setdefault(key, 0.0)
+    return sorted(fused.items(), key=lambda kv: -kv[1])
+
+
+def check_fusion(fusion: Any, weights: Any) -> tuple[str, tuple[float, float]]:
+    """Validate a hybrid fusion method and its ``(vector, text)`` weights; return them normalised.
+
+    Raises:
+        ConfigError: unknown fusion, or weights that are not two finite numbers >= 0 (not both 0).
+    """
+    if fusion not in FUSIONS:
+        raise ConfigError(f"unknown fusion {fusion!r}; choose one of: {', '.join(FUSIONS)}")
+    try:
+        w_vec, w_text = (float(w) for w in weights)
+    except (TypeError, ValueError):
+        raise ConfigError(
+            f"weights must be a (vector, text) pair of numbers such as (0.5, 0.5), got {weights!r}"
+        ) from None
+    if any(isinstance(w, bool) for w in weights) or not all(
+        math.isfinite(w) and w >= 0 for w in (w_vec, w_text)
+    ):
+        raise ConfigError(f"weights must be finite numbers >= 0, got {weights!r}")
+    if w_vec == 0 and w_text == 0:
+        raise ConfigError("weights cannot both be 0; use (1, 0) for vector-only or (0, 1) for text-only")
+    return str(fusion), (w_vec, w_text)
+
+
+def fuse(
+    vector: Sequence[tuple[K, float]],
+    text: Sequence[tuple[K, float]],
+    fusion: str,
+    weights: tuple[float, float],
+) -> list[tuple[K, float]]:
+    """Fuse a vector and a text ranking (``(key, score)`` best first) as ``fusion`` says."""
+    if fusion == "linear":
+        return linear([vector, text], weights)
+    return rrf([[key for key, _ in vector], [key for key, _ in text]], weights=weights)
 
 
 def dump_metadata(metadata: Mapping[str, Any]) -> str:

@@ -3,24 +3,40 @@
 Schema (explicit, pyarrow): ``id``, ``doc_id``, ``source``, ``index``,
 ``text``, ``context``, ``start``, ``end``, ``token_count``, ``section_path``
 (list<string>), ``page_start``/``page_end`` (nullable int64), ``metadata``
-(JSON string) and ``vector`` (fixed_size_list<float32>[dimension]).
+(JSON string), the enrichment columns (``enrichment``: summary, questions and
+keywords as text, full-text indexed; list columns ``dates``, ``years``,
+``fiscal_periods``, ``amounts``, ``percentages``, ``entities``, ``keywords``,
+``categories`` for filters; see :mod:`sectionrag.stores._lance_enrich`) and
+``vector`` (fixed_size_list<float32>[dimension]).
 
 The embedder's name and dimension are recorded in the table's schema
 metadata (keys ``sectionrag.embedder``, ``sectionrag.dimension``,
 ``sectionrag.schema``), so a collection is self-describing: no side table.
 
-Scores, by mode:
+Scores, by mode (higher is better):
 
-- ``vector``: cosine similarity, ``1 - cosine distance`` (exact search).
-- ``text``: BM25 from LanceDB's native full-text index on ``text``
-  (English stemming and stop words); only chunks sharing a term are returned.
-- ``hybrid``: reciprocal rank fusion of the vector and text rankings (each
-  cut to ``max(k, 50)``), ``sum(1 / (60 + rank))``.
+- ``vector``: cosine similarity, ``1 - cosine distance``, in ``[-1, 1]``.
+  Exact (brute force) below :attr:`AnnConfig.threshold` rows, approximate
+  through an ANN index above it (``exact=True`` bypasses the index).
+- ``text``: BM25 from LanceDB's native full-text indexes on ``text`` and
+  ``enrichment``, the better of ``bm25(text)`` and ``0.5 * bm25(enrichment)``
+  (English stemming, stop words, ASCII folding); only chunks sharing a term
+  are returned. The query is matched as plain words (never parsed as query
+  syntax). Rows written after the index was built are searched too.
+- ``hybrid``: the vector and text rankings (each cut to ``max(k, 50)``)
+  fused with weights ``(w_vector, w_text)``, ``(1, 0.5)`` by default.
+  ``fusion="linear"`` (default): ``w_vector * v + w_text * t`` where ``v``
+  and ``t`` are the cosine and BM25 scores min-max normalised to ``[0, 1]``
+  over each ranking's candidates (0 when a ranking misses the chunk), so the
+  best possible score is ``w_vector + w_text`` (1.5). ``fusion="rrf"``:
+  reciprocal rank fusion ``w_vector / (60 + rank_vector) + w_text / (60 +
+  rank_text)``, a ranking that misses a chunk adds nothing.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
+from contextlib import AbstractContextManager
 from datetime import timedelta
 from pathlib import Path
 from types import MappingProxyType
@@ -33,20 +49,47 @@ from sectionrag.errors import (
     MissingDependencyError,
     StoreError,
 )
-from sectionrag.protocols import CollectionInfo, DocumentInfo, SearchMode, Where
+from sectionrag.protocols import CollectionInfo, DocumentInfo, SearchMode, SourceRecord, Where
 from sectionrag.stores._common import (
+    DEFAULT_FUSION,
+    DEFAULT_WEIGHTS,
     HYBRID_CANDIDATES,
     check_add,
     check_collection_name,
     check_embedder_record,
+    check_fusion,
     check_record_args,
     check_search,
-    dump_metadata,
     finite,
+    fuse,
     load_metadata,
-    rrf,
 )
-from sectionrag.stores._filters import compile_sql, parse_where, sql_string
+from sectionrag.stores._filters import compile_sql, parse_where, resolve_sources, sql_string
+from sectionrag.stores._lance_enrich import check_list_columns, enrichment_fields, fts_boosts, fts_columns
+from sectionrag.stores._lance_search import (
+    MIN_TRAIN_ROWS,
+    AnnConfig,
+    IndexState,
+    build_vector_index,
+    index_state,
+    logger,
+    text_rows,
+    vector_rows,
+)
+from sectionrag.stores._lance_write import (
+    INTERNAL_PREFIX,
+    arrow_to_records,
+    cache_schema,
+    cache_table_name,
+    chunk_rows,
+    in_list,
+    lock_file_name,
+    read_cached,
+    records_schema,
+    records_table_name,
+    records_to_arrow,
+    vectors_column,
+)
 from sectionrag.types import Chunk, SearchResult
 
 if TYPE_CHECKING:
@@ -54,9 +97,13 @@ if TYPE_CHECKING:
     import numpy.typing as npt
     import pyarrow as pa
 
-__all__ = ["SCHEMA_VERSION", "LanceDBStore", "chunk_schema"]
+__all__ = ["SCHEMA_VERSION", "AnnConfig", "IndexState", "LanceDBStore", "chunk_schema"]
 
 SCHEMA_VERSION = "1"
+#: unindexed rows (full-text or vector) past which a write folds them into the indexes
+_UPKEEP_ROWS = 10_000
+#: columns with a B-tree index (scoped search, per-document delete)
+SCALAR_INDEXED = ("doc_id", "source")
 _META_EMBEDDER = b"sectionrag.embedder"
 _META_DIMENSION = b"sectionrag.dimension"
 _META_SCHEMA = b"sectionrag.schema"
@@ -107,6 +154,7 @@ def chunk_schema(embedder: str, dimension: int) -> pa.Schema:
             pa.field("page_start", pa.int64(), nullable=True),
             pa.field("page_end", pa.int64(), nullable=True),
             pa.field("metadata", pa.string(), nullable=False),
+            *enrichment_fields(),
             pa.field("vector", pa.list_(pa.float32(), dimension), nullable=False),
         ],
         metadata={
@@ -125,15 +173,34 @@ class LanceDBStore:
     id is already stored (merge on ``id``) and validates everything before it
     writes, so a refused add loses nothing.
 
+    Several stores (collections) can share one database directory.
+
     Args:
         path: Directory of the database (created on first write).
         collection: Table name (letters, digits, ``_``, ``-``, ``.``).
+        ann: When to build the ANN vector index and how to search it.
+        fusion: Default hybrid fusion, ``"linear"`` (default) or ``"rrf"``.
+        weights: Default ``(vector, text)`` weights of hybrid fusion (``(1, 0.5)``).
     """
 
-    def __init__(self, path: str | Path, collection: str = "default") -> None:
+    def __init__(
+        self,
+        path: str | Path,
+        collection: str = "default",
+        *,
+        ann: AnnConfig | None = None,
+        fusion: str = DEFAULT_FUSION,
+        weights: tuple[float, float] = DEFAULT_WEIGHTS,
+    ) -> None:
         self.path = Path(path).expanduser()
         self.collection = check_collection_name(collection)
         self._db: Any = None
+        if ann is not None and not isinstance(ann, AnnConfig):
+            raise TypeError(f"ann must be an AnnConfig, not {type(ann).__name__}")
+        self.ann = ann or AnnConfig()
+        self.fusion, self.weights = check_fusion(fusion, weights)
+        self._fts_checked = False
+        self._sources_cache: tuple[int, list[str]] | None = None
 
     def __repr__(self) -> str:
         return f"LanceDBStore({str(self.path)!r}, collection={self.collection!r})"
@@ -160,7 +227,7 @@ class LanceDBStore:
         token: str | None = None
         while True:
             response = db.list_tables(page_token=token)
-            names.extend(response.tables)
+            names.extend(n for n in response.tables if not n.startswith(INTERNAL_PREFIX))
             token = response.page_token
             if not token:
                 break
@@ -170,7 +237,10 @@ class LanceDBStore:
         db = self._connect(create=False)
         if db is None or self.collection not in self.collections():
             return None
-        return db.open_table(self.collection)
+        try:
+            return db.open_table(self.collection)
+        except ValueError:  # a table whose creation was interrupted (no version yet)
+            return None
 
     def _require(self) -> tuple[Any, tuple[str, int]]:
         table = self._open()
@@ -211,6 +281,7 @@ class LanceDBStore:
             except Exception as e:
                 raise StoreError(f"cannot create collection {self.collection!r} in {self.path}: {e}") from e
             self._ensure_fts(table)
+            self._ensure_scalar_indexes(table)
         check_embedder_record(self.collection, self._read_record(table), embedder, dimension)
 
     def info(self) -> CollectionInfo | None:
@@ -227,17 +298,103 @@ class LanceDBStore:
         if db is None or self.collection not in self.collections():
             return False
         db.drop_table(self.collection)
+        if self._open_internal(records_table_name(self.collection)) is not None:
+            db.drop_table(records_table_name(self.collection))
         return True
 
     def _ensure_fts(self, table: Any) -> None:
-        if any(i.index_type == "FTS" and list(i.columns) == ["text"] for i in table.list_indices()):
+        indexed = {tuple(i.columns) for i in table.list_indices() if i.index_type == "FTS"}
+        missing = [c for c in fts_columns(table.schema) if (c,) not in indexed]
+        if not missing:
             return
         from lancedb.index import FTS
 
         try:
-            table.create_index("text", config=FTS(), replace=True)
+            for column in missing:
+                table.create_index(column, config=FTS(), replace=True)
         except Exception as e:
             raise StoreError(f"cannot build the full-text index of {self.collection!r}: {e}") from e
+
+    def _ensure_scalar_indexes(self, table: Any) -> None:
+        """Index ``doc_id`` and ``source`` (B-trees), so scoped searches and deletes skip other rows."""
+        indexed = {tuple(i.columns) for i in table.list_indices()}
+        from lancedb.index import BTree
+
+        for column in SCALAR_INDEXED:
+            if (column,) not in indexed:
+                try:
+                    table.create_index(column, config=BTree(), replace=True)
+                except Exception as e:
+                    raise StoreError(f"cannot index column {column!r} of {self.collection!r}: {e}") from e
+
+    def _indexed_sources(self, table: Any) -> list[str]:
+        """Return the distinct sources of the collection (cached per table version)."""
+        version = table.version
+        if self._sources_cache is None or self._sources_cache[0] != version:
+            column = table.search().select(["source"]).limit(None).to_arrow().column("source")
+            self._sources_cache = (version, sorted(set(column.to_pylist())))
+        return self._sources_cache[1]
+
+    # -- indexes ----------------------------------------------------------
+    def index_state(self) -> IndexState | None:
+        """Return the collection's indexes and their unindexed rows, or ``None`` if it does not exist."""
+        table = self._open()
+        return None if table is None else index_state(table)
+
+    def optimize(self, *, ann: bool | None = None) -> IndexState:
+        """Compact the collection, bring its indexes up to date and build the ANN index when due.
+
+        New rows are merged into the full-text and vector indexes (searches
+        stay correct without this: LanceDB scans rows an index lacks, only
+        slower). The ANN index is trained again when it covers less than half
+        of the rows.
+
+        Args:
+            ann: ``True`` builds the ANN index whatever the row count (it needs
+                at least 256 rows), ``False`` never builds one, ``None`` builds it
+                from :attr:`AnnConfig.threshold` rows on.
+
+        Returns:
+            The index state afterwards.
+
+        Raises:
+            CollectionNotFoundError: the collection does not exist.
+            StoreError: LanceDB failed.
+        """
+        table, _ = self._require()
+        self._ensure_fts(table)
+        self._ensure_scalar_indexes(table)
+        try:
+            table.optimize()
+            state = index_state(table)
+            if self._ann_due(state, force=ann):
+                build_vector_index(table, self.ann, state.rows)
+                state = index_state(table)
+        except Exception as e:
+            raise StoreError(f"LanceDB failed to optimize {self.collection!r}: {e}") from e
+        return state
+
+    def _ann_due(self, state: IndexState, *, force: bool | None) -> bool:
+        if force is False or state.rows < MIN_TRAIN_ROWS:
+            return False
+        if state.vector_index is not None:
+            return state.vector_unindexed > state.rows // 2  # trained on too small a part: retrain
+        return force is True or (self.ann.threshold is not None and state.rows >= self.ann.threshold)
+
+    def _after_write(self, table: Any) -> None:
+        """Index upkeep after a write: build the ANN index at the threshold, fold in long unindexed tails.
+
+        Failures are logged, never raised: the write itself has succeeded and
+        searches stay correct without the upkeep.
+        """
+        try:
+            state = index_state(table)
+            if self.ann.threshold is not None and self._ann_due(state, force=None):
+                build_vector_index(table, self.ann, state.rows)
+            elif max(state.vector_unindexed, state.fts_unindexed) >= _UPKEEP_ROWS:
+                table.optimize()
+        except Exception as e:  # pragma: no cover - depends on LanceDB failing
+            logger.warning("index upkeep of %r failed (searches stay correct): %s", self.collection, e)
 
     # -- writing ----------------------------------------------------------
     def add(
@@ -259,36 +416,16 @@ class LanceDBStore:
             EmbedderMismatchError: wrong dimension or embedder; nothing is written.
             StoreError: one vector per chunk was not given, values are not finite, or the write failed.
         """
-        import pyarrow as pa
-
         table, record = self._require()
         arr = check_add(chunks, vectors, collection=self.collection, recorded=record, embedder=embedder)
         if not chunks:
             return
-        schema = table.schema
-        data = pa.table(
-            {
-                "id": [c.id for c in chunks],
-                "doc_id": [c.doc_id for c in chunks],
-                "source": [c.source for c in chunks],
-                "index": [c.index for c in chunks],
-                "text": [c.text for c in chunks],
-                "context": [c.context for c in chunks],
-                "start": [c.start for c in chunks],
-                "end": [c.end for c in chunks],
-                "token_count": [c.token_count for c in chunks],
-                "section_path": [list(c.section_path) for c in chunks],
-                "page_start": [c.page_start for c in chunks],
-                "page_end": [c.page_end for c in chunks],
-                "metadata": [dump_metadata(c.metadata) for c in chunks],
-                "vector": pa.FixedSizeListArray.from_arrays(pa.array(arr.ravel()), record[1]),
-            },
-            schema=schema,
-        )
+        data = chunk_rows(chunks, arr, table.schema)
         try:
             (table.merge_insert("id").when_matched_update_all().when_not_matched_insert_all().execute(data))
         except Exception as e:
             raise StoreError(f"LanceDB failed to add {len(chunks)} chunks to {self.collection!r}: {e}") from e
+        self._after_write(table)
 
     def delete(self, doc_id: str) -> int:
         """Delete every chunk of ``doc_id``; return how many were deleted (0 if none or no collection)."""
@@ -305,6 +442,129 @@ class LanceDBStore:
             except Exception as e:
                 raise StoreError(f"LanceDB failed to delete document {doc_id!r}: {e}") from e
         return n
+
+    # -- ingestion: atomic replacement, records, embedding cache, lock ----
+    def _open_internal(self, name: str) -> Any:
+        db = self._connect(create=False)
+        if db is None:
+            return None
+        try:
+            return db.open_table(name)
+        except ValueError:  # "Table ... was not found"
+            return None
+
+    def _internal_table(self, name: str, schema: pa.Schema) -> Any:
+        table = self._open_internal(name)
+        if table is None:
+            db = self._connect(create=True)
+            try:
+                table = db.create_table(name, schema=schema, exist_ok=True)
+            except Exception as e:
+                raise StoreError(f"cannot create table {name!r} in {self.path}: {e}") from e
+        return table
+
+    def write_lock(self, timeout: float = 0.0) -> AbstractContextManager[None]:
+        """Hold the collection's single-writer lock (a file lock, released even if the process is killed).
+
+        Raises:
+            IngestError: another process (or thread) holds it after ``timeout`` seconds.
+        """
+        from sectionrag.ingest.lock import file_lock
+
+        return file_lock(
+            self.path / lock_file_name(self.collection),
+            what=f"collection {self.collection!r} in {self.path}",
+            timeout=timeout,
+        )
+
+    def read_records(self) -> list[SourceRecord]:
+        """Return the record of every source indexed into this collection (``[]`` if none)."""
+        table = self._open_internal(records_table_name(self.collection))
+        if table is None:
+            return []
+        return arrow_to_records(table.search().limit(None).to_arrow())
+
+    def write_records(self, records: Sequence[SourceRecord], *, delete: Sequence[str] = ()) -> None:
+        """Upsert ``records`` by source and remove the records of ``delete``, in one commit."""
+        if not records and not delete:
+            return
+        table = self._internal_table(records_table_name(self.collection), records_schema())
+        try:
+            if records:
+                merge = table.merge_insert("source").when_matched_update_all().when_not_matched_insert_all()
+                if delete:
+                    merge = merge.when_not_matched_by_source_delete(in_list("source", list(delete)))
+                merge.execute(records_to_arrow(records))
+            else:
+                table.delete(in_list("source", list(delete)))
+        except Exception as e:
+            raise StoreError(f"LanceDB failed to write ingestion records of {self.collection!r}: {e}") from e
+
+    def replace_sources(
+        self, sources: Sequence[str], chunks: Sequence[Chunk], vectors: npt.NDArray[np.float32]
+    ) -> None:
+        """Make ``chunks`` the only chunks of ``sources``, in one commit (one table version).
+
+        A ``merge_insert`` on ``id`` inserts the new chunks, updates identical
+        ones and deletes every other chunk of those sources together, so a
+        reader (or a process killed meanwhile) sees each source's chunks all
+        old or all new, never half. With no chunks the sources are deleted.
+
+        Raises:
+            StoreError: a chunk's source is not among ``sources``, or the write failed.
+        """
+        table, record = self._require()
+        arr = check_add(chunks, vectors, collection=self.collection, recorded=record, embedder=None)
+        wanted = set(sources)
+        stray = next((c.source for c in chunks if c.source not in wanted), None)
+        if stray is not None:
+            raise StoreError(f"chunk of source {stray!r} given to replace_sources for other sources")
+        if not sources:
+            return
+        scope = in_list("source", sorted(wanted))
+        try:
+            if not chunks:
+                table.delete(scope)
+                return
+            (
+                table.merge_insert("id")
+                .when_matched_update_all()
+                .when_not_matched_insert_all()
+                .when_not_matched_by_source_delete(scope)
+                .execute(chunk_rows(chunks, arr, table.schema))
+            )
+        except Exception as e:
+            raise StoreError(
+                f"LanceDB failed to replace the chunks of {len(wanted)} source(s) in {self.collection!r}: {e}"
+            ) from e
+        self._after_write(table)
+        self._after_write(table)
+
+    def cached_vectors(self, embedder: str, dimension: int, keys: Sequence[str]) -> dict[str, Any]:
+        """Return ``{key: vector}`` for the ``keys`` (text hashes) cached for ``embedder``."""
+        table = self._open_internal(cache_table_name(embedder, dimension))
+        if table is None or not keys:
+            return {}
+        try:
+            return read_cached(table, keys)
+        except Exception as e:
+            raise StoreError(f"cannot read the embedding cache of {embedder!r} in {self.path}: {e}") from e
+
+    def cache_vectors(
+        self, embedder: str, dimension: int, keys: Sequence[str], vectors: npt.NDArray[np.float32]
+    ) -> None:
+        """Append ``vectors`` to the embedding cache of ``embedder`` under ``keys`` (one commit)."""
+        import pyarrow as pa
+
+        if not keys:
+            return
+        schema = cache_schema(embedder, dimension)
+        table = self._internal_table(cache_table_name(embedder, dimension), schema)
+        data = pa.table({"key": list(keys), "vector": vectors_column(vectors, dimension)}, schema=schema)
+        try:
+            table.add(data)
+        except Exception as e:
+            raise StoreError(f"cannot write the embedding cache of {embedder!r} in {self.path}: {e}") from e
 
     # -- reading ----------------------------------------------------------
     def documents(self) -> list[DocumentInfo]:
@@ -326,46 +586,64 @@ class LanceDBStore:
         k: int = 5,
         where: Where | None = None,
         mode: SearchMode = "vector",
+        *,
+        fusion: str | None = None,
+        weights: tuple[float, float] | None = None,
+        exact: bool = False,
     ) -> list[SearchResult]:
         """Return the ``k`` best hits, best first (scores are described in the module docstring).
 
-        ``where`` is a structured mapping (see :mod:`sectionrag.stores._filters`)
-        or, for experts, a raw LanceDB SQL predicate string used as is.
+        Args:
+            query_vector: The embedded query (``vector`` and ``hybrid``).
+            query_text: The query's words (``text`` and ``hybrid``).
+            k: How many hits.
+            where: A structured mapping (see :mod:`sectionrag.stores._filters`)
+                or, for experts, a raw LanceDB SQL predicate string used as is.
+            mode: ``vector``, ``text`` or ``hybrid``.
+            fusion: Hybrid fusion for this call (``rrf`` or ``linear``; default: the store's).
+            weights: ``(vector, text)`` hybrid weights for this call (default: the store's).
+            exact: Search vectors by brute force even when an ANN index exists.
 
         Raises:
             CollectionNotFoundError: the collection does not exist (the message lists those that do).
-            ConfigError: bad ``k`` or ``mode``, or the query the mode needs is missing.
+            ConfigError: bad ``k``, ``mode``, ``fusion`` or ``weights``, or the query the mode
+                needs is missing.
             EmbedderMismatchError: the query vector has the wrong dimension.
             FilterError: the filter is invalid or LanceDB rejected a raw filter.
         """
         table, record = self._require()
         q = check_search(query_vector, query_text, k, mode, collection=self.collection, recorded=record)
+        how, ws = check_fusion(fusion or self.fusion, self.weights if weights is None else weights)
         raw = isinstance(where, str)
         if isinstance(where, str):
             sql: str | None = where.strip() or None
         else:
-            sql = compile_sql(parse_where(where))
+            conditions = parse_where(where)
+            check_list_columns(conditions, table.schema, self.collection)
+            if any(c.field == "source" for c in conditions):  # exact names let the source index serve
+                conditions = resolve_sources(conditions, self._indexed_sources(table))
+            sql = compile_sql(conditions, source_paths=False)
         try:
             if mode == "vector":
                 assert q is not None
-                rows = self._vector_rows(table, q, k, sql)
-                scored = [(r, finite(1.0 - float(r["_distance"]))) for r in rows]
+                scored = self._vector_scored(table, q, k, sql, exact)
             elif mode == "text":
                 assert query_text is not None
-                scored = [(r, float(r["_score"])) for r in self._text_rows(table, query_text, k, sql)]
+                scored = self._text_scored(table, query_text, k, sql)
             elif mode == "hybrid":
                 assert q is not None and query_text is not None
                 pool = max(k, HYBRID_CANDIDATES)
-                by_id = {}
-                vec_ids: list[str] = []
-                for r in self._vector_rows(table, q, pool, sql):
-                    by_id[r["id"]] = r
-                    vec_ids.append(r["id"])
-                text_ids: list[str] = []
-                for r in self._text_rows(table, query_text, pool, sql):
-                    by_id.setdefault(r["id"], r)
-                    text_ids.append(r["id"])
-                scored = [(by_id[cid], score) for cid, score in rrf([vec_ids, text_ids])]
+                by_vec = self._vector_scored(table, q, pool, sql, exact)
+                by_text = self._text_scored(table, query_text, pool, sql)
+                by_id = {r["id"]: r for r, _ in by_text}
+                by_id.update((r["id"], r) for r, _ in by_vec)
+                fused = fuse(
+                    [(r["id"], score) for r, score in by_vec],
+                    [(r["id"], score) for r, score in by_text],
+                    how,
+                    ws,
+                )
+                scored = [(by_id[cid], score) for cid, score in fused]
             else:  # pragma: no cover - check_search rejects other modes
                 raise ConfigError(f"unknown search mode {mode!r}")
         except (ConfigError, StoreError):
@@ -376,32 +654,21 @@ class LanceDBStore:
             raise StoreError(f"LanceDB search in {self.collection!r} failed: {e}") from e
         return [_result(rank, row, score) for rank, (row, score) in enumerate(scored[:k], start=1)]
 
-    @staticmethod
-    def _vector_rows(
-        table: Any, q: npt.NDArray[np.float32], limit: int, sql: str | None
-    ) -> list[dict[str, Any]]:
-        query = table.search(q, vector_column_name="vector").distance_type("cosine")
-        if sql:
-            query = query.where(sql, prefilter=True)
-        rows: list[dict[str, Any]] = (
-            query.select([*_COLUMNS, "_distance"]).limit(limit).to_arrow().to_pylist()
-        )
-        rows.sort(key=lambda r: r["_distance"])
-        return rows
+    def _vector_scored(
+        self, table: Any, q: npt.NDArray[np.float32], limit: int, sql: str | None, exact: bool
+    ) -> list[tuple[dict[str, Any], float]]:
+        rows = vector_rows(table, q, limit, sql, _COLUMNS, self.ann, exact=exact)
+        return [(r, finite(1.0 - float(r["_distance"]))) for r in rows]
 
-    def _text_rows(self, table: Any, text: str, limit: int, sql: str | None) -> list[dict[str, Any]]:
-        from lancedb import query as lance_query
-
-        match_query: Any = lance_query.MatchQuery  # its stub marks optional fields as required
-        if not text.strip():
-            return []
-        self._ensure_fts(table)
-        query = table.search(match_query(text, "text"), query_type="fts")
-        if sql:
-            query = query.where(sql, prefilter=True)
-        rows: list[dict[str, Any]] = query.select([*_COLUMNS, "_score"]).limit(limit).to_arrow().to_pylist()
-        rows.sort(key=lambda r: -r["_score"])
-        return rows
+    def _text_scored(
+        self, table: Any, text: str, limit: int, sql: str | None
+    ) -> list[tuple[dict[str, Any], float]]:
+        if not self._fts_checked:  # collections made before the index existed get it here, once
+            self._ensure_fts(table)
+            self._fts_checked = True
+        columns = fts_columns(table.schema)
+        rows = text_rows(table, text, limit, sql, _COLUMNS, fts_columns=columns, boosts=fts_boosts(columns))
+        return [(r, float(r["_score"])) for r in rows]
 
 
 def _result(rank: int, row: dict[str, Any], score: float) -> SearchResult:

@@ -5,32 +5,43 @@ Scores, by mode:
 - ``vector``: cosine similarity of the query vector and the chunk vector
   (both normalised here), in ``[-1, 1]``.
 - ``text``: Okapi BM25 (``k1=1.5``, ``b=0.75``) of the query's words over
-  chunk text (lower-cased ``\w+`` tokens, no stemming); only chunks sharing
-  a word with the query are returned.
-- ``hybrid``: reciprocal rank fusion of the vector and text rankings,
-  ``sum(1 / (60 + rank))``.
+  chunk text plus its enrichment text (summary, questions, keywords; see
+  :func:`~sectionrag.enrich.fields.enrichment_text`), lower-cased ``\w+``
+  tokens, no stemming; only chunks sharing a word with the query are returned.
+- ``hybrid``: the vector and text rankings (each cut to ``max(k, 50)``)
+  fused with weights ``(w_vector, w_text)``, ``(1, 0.5)`` by default: by
+  default (``fusion="linear"``) the weighted sum of each ranking's scores
+  min-max normalised over its candidates (best possible ``w_vector +
+  w_text``), or with ``fusion="rrf"`` reciprocal rank fusion
+  ``sum(w / (60 + rank))`` (see :mod:`sectionrag.stores.lancedb`).
 """
 
 from __future__ import annotations
 
 import math
 import re
+import threading
 from collections import Counter
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterator, Mapping, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass
 from types import MappingProxyType
 from typing import TYPE_CHECKING, Any
 
-from sectionrag.errors import CollectionNotFoundError, ConfigError, FilterError
-from sectionrag.protocols import CollectionInfo, DocumentInfo, SearchMode, Where
+from sectionrag.enrich.fields import enrichment_text, list_values
+from sectionrag.errors import CollectionNotFoundError, ConfigError, FilterError, IngestError, StoreError
+from sectionrag.protocols import CollectionInfo, DocumentInfo, SearchMode, SourceRecord, Where
 from sectionrag.stores._common import (
+    DEFAULT_FUSION,
+    DEFAULT_WEIGHTS,
     HYBRID_CANDIDATES,
     check_add,
     check_collection_name,
     check_embedder_record,
+    check_fusion,
     check_record_args,
     check_search,
-    rrf,
+    fuse,
 )
 from sectionrag.stores._filters import matches, parse_where
 from sectionrag.types import Chunk, SearchResult
@@ -70,6 +81,7 @@ class _Row:
             "page_start": c.page_start,
             "page_end": c.page_end,
             "section_path": c.section_path,
+            **list_values(c.metadata),
         }
 
 
@@ -82,12 +94,24 @@ class InMemoryStore:
 
     Args:
         collection: Name reported by :meth:`info`.
+        fusion: Default hybrid fusion, ``"linear"`` (default) or ``"rrf"``.
+        weights: Default ``(vector, text)`` weights of hybrid fusion (``(1, 0.5)``).
     """
 
-    def __init__(self, collection: str = "default") -> None:
+    def __init__(
+        self,
+        collection: str = "default",
+        *,
+        fusion: str = DEFAULT_FUSION,
+        weights: tuple[float, float] = DEFAULT_WEIGHTS,
+    ) -> None:
         self.collection = check_collection_name(collection)
+        self.fusion, self.weights = check_fusion(fusion, weights)
         self._record: tuple[str, int] | None = None
         self._rows: dict[str, _Row] = {}
+        self._records: dict[str, SourceRecord] = {}
+        self._cache: dict[tuple[str, int], dict[str, npt.NDArray[np.float32]]] = {}
+        self._writer = threading.Lock()
 
     # -- collection -------------------------------------------------------
     def ensure_collection(self, embedder: str, dimension: int) -> None:
@@ -116,7 +140,8 @@ class InMemoryStore:
         """Forget the collection and its chunks; return whether it existed."""
         existed = self._record is not None
         self._record = None
-        self._rows.clear()
+        self._rows = {}
+        self._records = {}
         return existed
 
     def _require(self) -> tuple[str, int]:
@@ -147,22 +172,81 @@ class InMemoryStore:
             EmbedderMismatchError: wrong dimension or embedder; nothing is written.
             StoreError: one vector per chunk was not given, or values are not finite.
         """
-        import numpy as np
-
         record = self._require()
         arr = check_add(chunks, vectors, collection=self.collection, recorded=record, embedder=embedder)
-        norms = np.linalg.norm(arr, axis=1, keepdims=True)
-        unit = np.divide(arr, norms, out=np.zeros_like(arr), where=norms > 0)
-        for chunk, vec in zip(chunks, unit, strict=True):
-            words = _words(chunk.text)
-            self._rows[chunk.id] = _Row(chunk, vec.copy(), Counter(words), len(words))
+        rows = dict(self._rows)
+        rows.update(_rows(chunks, arr))
+        self._rows = rows  # one reference swap: a concurrent reader sees all or nothing
 
     def delete(self, doc_id: str) -> int:
         """Delete every chunk of ``doc_id``; return how many were deleted."""
-        doomed = [cid for cid, row in self._rows.items() if row.chunk.doc_id == doc_id]
-        for cid in doomed:
-            del self._rows[cid]
-        return len(doomed)
+        rows = {cid: row for cid, row in self._rows.items() if row.chunk.doc_id != doc_id}
+        n = len(self._rows) - len(rows)
+        self._rows = rows
+        return n
+
+    # -- ingestion (see sectionrag.protocols.IncrementalStore) --------------
+    @contextmanager
+    def write_lock(self, timeout: float = 0.0) -> Iterator[None]:
+        """Hold this store's single-writer lock (within the process).
+
+        Raises:
+            IngestError: another thread holds it after ``timeout`` seconds.
+        """
+        writer = self._writer
+        acquired = writer.acquire(timeout=timeout) if timeout > 0 else writer.acquire(blocking=False)
+        if not acquired:
+            raise IngestError(
+                f"another ingest is writing to in-memory collection {self.collection!r}; "
+                "wait for it to finish, or pass a longer lock_timeout"
+            )
+        try:
+            yield
+        finally:
+            self._writer.release()
+
+    def read_records(self) -> list[SourceRecord]:
+        """Return the record of every indexed source, sorted by source."""
+        return [self._records[k] for k in sorted(self._records)]
+
+    def write_records(self, records: Sequence[SourceRecord], *, delete: Sequence[str] = ()) -> None:
+        """Upsert ``records`` by source and remove the records of ``delete``."""
+        updated = {k: v for k, v in self._records.items() if k not in set(delete)}
+        updated.update((r.source, r) for r in records)
+        self._records = updated
+
+    def replace_sources(
+        self, sources: Sequence[str], chunks: Sequence[Chunk], vectors: npt.NDArray[np.float32]
+    ) -> None:
+        """Make ``chunks`` the only chunks of ``sources`` (one swap: readers see all old or all new).
+
+        Raises:
+            StoreError: a chunk's source is not among ``sources``, or vectors do not fit.
+        """
+        record = self._require()
+        arr = check_add(chunks, vectors, collection=self.collection, recorded=record, embedder=None)
+        wanted = set(sources)
+        stray = next((c.source for c in chunks if c.source not in wanted), None)
+        if stray is not None:
+            raise StoreError(f"chunk of source {stray!r} given to replace_sources for other sources")
+        rows = {cid: row for cid, row in self._rows.items() if row.chunk.source not in wanted}
+        rows.update(_rows(chunks, arr))
+        self._rows = rows
+
+    def cached_vectors(self, embedder: str, dimension: int, keys: Sequence[str]) -> dict[str, Any]:
+        """Return ``{key: vector}`` for the ``keys`` cached for ``embedder``."""
+        cache = self._cache.get((embedder, dimension), {})
+        return {k: cache[k] for k in keys if k in cache}
+
+    def cache_vectors(
+        self, embedder: str, dimension: int, keys: Sequence[str], vectors: npt.NDArray[np.float32]
+    ) -> None:
+        """Remember ``vectors`` of ``embedder`` under ``keys``."""
+        import numpy as np
+
+        cache = self._cache.setdefault((embedder, dimension), {})
+        for key, vec in zip(keys, np.asarray(vectors, dtype=np.float32), strict=True):
+            cache[key] = vec.copy()
 
     # -- reading ----------------------------------------------------------
     def documents(self) -> list[DocumentInfo]:
@@ -183,8 +267,13 @@ class InMemoryStore:
         k: int = 5,
         where: Where | None = None,
         mode: SearchMode = "vector",
+        *,
+        fusion: str | None = None,
+        weights: tuple[float, float] | None = None,
     ) -> list[SearchResult]:
         """Return the ``k`` best hits, best first (scores are described in the module docstring).
+
+        ``fusion`` and ``weights`` override the store's hybrid defaults for this call.
 
         Raises:
             CollectionNotFoundError: the collection does not exist.
@@ -194,6 +283,7 @@ class InMemoryStore:
         """
         record = self._require()
         q = check_search(query_vector, query_text, k, mode, collection=self.collection, recorded=record)
+        how, ws = check_fusion(fusion or self.fusion, self.weights if weights is None else weights)
         if isinstance(where, str):
             raise FilterError(
                 "InMemoryStore does not run raw string filters; pass a mapping such as "
@@ -210,9 +300,9 @@ class InMemoryStore:
         elif mode == "hybrid":
             assert q is not None and query_text is not None
             pool = max(k, HYBRID_CANDIDATES)
-            by_vec = [r.chunk.id for r, _ in self._vector_ranking(rows, q)[:pool]]
-            by_text = [r.chunk.id for r, _ in self._text_ranking(rows, query_text)[:pool]]
-            ranked = [(self._rows[cid], score) for cid, score in rrf([by_vec, by_text])]
+            by_vec = [(r.chunk.id, s) for r, s in self._vector_ranking(rows, q)[:pool]]
+            by_text = [(r.chunk.id, s) for r, s in self._text_ranking(rows, query_text)[:pool]]
+            ranked = [(self._rows[cid], score) for cid, score in fuse(by_vec, by_text, how, ws)]
         else:  # pragma: no cover - check_search rejects other modes
             raise ConfigError(f"unknown search mode {mode!r}")
         return [_result(rank, row.chunk, score) for rank, (row, score) in enumerate(ranked[:k], start=1)]
@@ -251,6 +341,19 @@ class InMemoryStore:
                 scored.append((row, score))
         scored.sort(key=lambda rs: -rs[1])
         return scored
+
+
+def _rows(chunks: Sequence[Chunk], arr: npt.NDArray[np.float32]) -> dict[str, _Row]:
+    import numpy as np
+
+    norms = np.linalg.norm(arr, axis=1, keepdims=True)
+    unit = np.divide(arr, norms, out=np.zeros_like(arr), where=norms > 0)
+    out: dict[str, _Row] = {}
+    for chunk, vec in zip(chunks, unit, strict=True):
+        extra = enrichment_text(chunk.metadata)
+        words = _words(f"{chunk.text}\n{extra}" if extra else chunk.text)
+        out[chunk.id] = _Row(chunk, vec.copy(), Counter(words), len(words))
+    return out
 
 
 def _result(rank: int, chunk: Chunk, score: float) -> SearchResult:
