@@ -214,7 +214,7 @@ class TokenCount:
 
         def preprocess(*args: Any, **kwargs: Any) -> Any:
             out = inner(*args, **kwargs)
-            ids = out.get("input_ids") if isinstance(out, dict) else None
+            ids = out.get("input_ids") if hasattr(out, "get") else None  # a dict or a BatchEncoding
             if ids is not None:
                 self.tokens += int(ids.numel())
             return out
