@@ -176,6 +176,14 @@ def test_paragraph_attaches_heading_blocks() -> None:
     ]
 
 
+def test_paragraph_headings_do_not_run_into_the_next_section() -> None:
+    text = "A TITLE\n\nBy Someone\n\nChapter 1\n\nIt was a dark night."
+    ch1 = text.index("Chapter 1")
+    doc = Document.create(text, sections=[Section("Chapter 1", 1, ("Chapter 1",), ch1, len(text))])
+    chunks = sectionrag.chunker("paragraph").chunk(doc)
+    assert texts(chunks) == ["A TITLE\n\nBy Someone", "Chapter 1\n\nIt was a dark night."]
+
+
 def test_paragraph_heading_from_document_sections() -> None:
     text = "Returns and refunds\n\nCustomers may return items within 30 days."
     doc = Document.create(

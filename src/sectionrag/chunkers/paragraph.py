@@ -81,6 +81,9 @@ class ParagraphChunker(BaseChunker):
         pending: int | None = None
         blocks = paragraph_blocks(text, start, end)
         for k, (a, b) in enumerate(blocks):
+            if pending is not None and a in heads:
+                units.append((pending, blocks[k - 1][1]))  # headings never run into the next section
+                pending = None
             if k + 1 < len(blocks) and is_heading_line(text, a, b, heads):
                 if pending is None:
                     pending = a
