@@ -82,8 +82,11 @@ class ParagraphChunker(BaseChunker):
         blocks = paragraph_blocks(text, start, end)
         for k, (a, b) in enumerate(blocks):
             if pending is not None and a in heads:
-                units.append((pending, blocks[k - 1][1]))  # headings never run into the next section
-                pending = None
+                outer = document.section_path_at(pending)
+                if not outer or document.section_path_at(a)[: len(outer)] != outer:
+                    # headings run into a subsection of their own section, never into another one
+                    units.append((pending, blocks[k - 1][1]))
+                    pending = None
             if k + 1 < len(blocks) and is_heading_line(text, a, b, heads):
                 if pending is None:
                     pending = a
