@@ -151,7 +151,6 @@ class _Run:
         for source, docs in self.held.items():
             for doc_id, _ in docs:
                 self.owners.setdefault(doc_id, source)
-        self.seen: set[str] = set()
         self.old_configs: set[str] = set()
         self._parsers: dict[str, Any] = {}
         self._stop = threading.Event()
@@ -236,7 +235,7 @@ class _Run:
         if (
             rec is not None
             and rec.content_hash == ""  # a store without records: compare document ids
-            and rec.doc_id == doc.id
+            and rec.doc_id in (doc.id, content_hash(doc.id, name))  # (the second: a duplicate's id)
             and self._same_config(rec)
             and self._verified(rec)
         ):
