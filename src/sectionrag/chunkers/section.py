@@ -11,9 +11,10 @@ without headings, a short report), the inner strategy is run over the whole
 text instead, as seed 000 does; section starts still cut chunks there, so even
 then no chunk mixes two sections.
 
-With ``contextual_header=True`` each chunk's embedded text is prefixed with its
-section path (``Report > Results``), stored in ``Chunk.context`` and counted
-inside the token budget.
+With ``contextual_header=True`` (the default) each chunk's embedded text is
+prefixed with its section path (``Report > Results``), stored in
+``Chunk.context`` and counted inside the token budget; the chunk's ``text``
+stays the span itself.
 """
 
 from __future__ import annotations
@@ -40,7 +41,7 @@ class SectionChunker(BaseChunker):
         tokenizer: Counts tokens (default :class:`~sectionrag.tokenizers.WordTokenizer`).
         inner: The strategy used inside each section: a name (default ``"semantic"``)
             or a built-in chunker instance.
-        contextual_header: Prefix the embedded text with the section path.
+        contextual_header: Prefix the embedded text with the section path (default True).
         min_chunks: Below this many chunks from the sections, chunk the whole
             text instead (default 3, as in seed 000; 0 turns it off).
         **inner_params: Passed to the inner strategy (``threshold``,
@@ -55,7 +56,7 @@ class SectionChunker(BaseChunker):
         size: int = 512,
         tokenizer: Any = None,
         inner: str | BaseChunker = "semantic",
-        contextual_header: bool = False,
+        contextual_header: bool = True,
         min_chunks: int = 3,
         **inner_params: Any,
     ) -> None:
@@ -197,7 +198,7 @@ def _cut(text: str, a: int, b: int, cuts: list[int], heads: set[int]) -> list[tu
     carried: int | None = None
     while i < len(cuts) and cuts[i] < b:
         c = cuts[i]
-        if _only_headings(text, a, c, heads):
+        if only_headings(text, a, c, heads):
             carried = c
         else:
             out.append((a, c, carried))
@@ -207,7 +208,7 @@ def _cut(text: str, a: int, b: int, cuts: list[int], heads: set[int]) -> list[tu
     return out
 
 
-def _only_headings(text: str, start: int, end: int, heads: set[int]) -> bool:
+def only_headings(text: str, start: int, end: int, heads: set[int]) -> bool:
     """Tell whether every non-blank line of ``text[start:end]`` starts at a section start."""
     pos = start
     while pos < end:

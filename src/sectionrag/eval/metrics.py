@@ -26,6 +26,7 @@ from collections.abc import Sequence
 from dataclasses import asdict, dataclass
 from typing import Any
 
+from sectionrag.chunkers.section import only_headings as _only_headings
 from sectionrag.types import Chunk, Document
 
 __all__ = ["ChunkStats", "SizeStats", "chunk_stats"]
@@ -188,16 +189,6 @@ def _mixes(document: Document, chunk: Chunk) -> bool:
     return False
 
 
-def _only_headings(text: str, start: int, end: int, heads: set[int]) -> bool:
-    """Tell whether every non-blank line of ``text[start:end]`` starts at a section start."""
-    pos = start
-    while pos < end:
-        nl = text.find("\n", pos, end)
-        line_end = end if nl < 0 else nl
-        if text[pos:line_end].strip() and pos not in heads:
-            return False
-        pos = line_end + 1
-    return True
 
 
 def _coverage(text: str, chunks: Sequence[Chunk]) -> tuple[int, int]:
