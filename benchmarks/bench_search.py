@@ -231,8 +231,11 @@ def bench_size(n: int, m: int, tmp: Path, sweep: bool) -> list[dict[str, Any]]:
     return rows
 
 
-def embed_latency(m: int) -> tuple[float, float] | None:
+def embed_latency(m: int) -> dict[str, tuple[float, float]] | None:
+    """Time ``embed_query`` with ``minilm``: with torch's default threads, then with one thread."""
     try:
+        import torch
+
         from sectionrag.embedders import get_embedder
 
         emb = get_embedder("minilm")
@@ -241,11 +244,20 @@ def embed_latency(m: int) -> tuple[float, float] | None:
         print(f"query embedding not measured: {e}", file=sys.stderr)
         return None
     texts = [f"what does section {i} say about refunds and shipping times?" for i in range(m)]
-    times, _ = timed(emb.embed_query, texts)
-    return statistics.median(times), pct(times, 95)
+    out = {}
+    threads = torch.get_num_threads()
+    for n_threads in sorted({threads, 1}, reverse=True):
+        torch.set_num_threads(n_threads)
+        times, _ = timed(emb.embed_query, texts)
+        out[f"{n_threads} torch thread{'s' if n_threads > 1 else ''}"] = (
+            statistics.median(times),
+            pct(times, 95),
+        )
+    torch.set_num_threads(threads)
+    return out
 
 
-def table(rows: list[dict[str, Any]], embed: tuple[float, float] | None, m: int) -> str:
+def table(rows: list[dict[str, Any]], embed: dict[str, tuple[float, float]] | None, m: int) -> str:
     lines = [
         f"| chunks | search | index | p50 ms | p95 ms | recall@{K} vs exact |",
         "|---:|---|---|---:|---:|---:|",
@@ -263,10 +275,10 @@ def table(rows: list[dict[str, Any]], embed: tuple[float, float] | None, m: int)
         )
     lines += ["", "ANN index builds:", "", *builds, ""]
     if embed is not None:
-        lines.append(
-            f"Query embedding (`minilm`, one query, not included above): p50 {embed[0]:.1f} ms, "
-            f"p95 {embed[1]:.1f} ms."
+        measured = "; ".join(
+            f"{label}: p50 {p50:.1f} ms, p95 {p95:.1f} ms" for label, (p50, p95) in embed.items()
         )
+        lines.append(f"Query embedding (`minilm`, one query; not included above): {measured}.")
         lines.append("")
     lines.append(
         f"{m} queries per row, k={K}; synthetic {DIM}-dim vectors with topic structure and pseudo-word text "
