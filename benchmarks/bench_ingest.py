@@ -5,8 +5,11 @@ pages; built deterministically into a cache directory, never into git) is
 ingested by:
 
 * ``sectionrag``: ``Pipeline.ingest`` (section-aware recursive chunks of at
-  most 256 MiniLM tokens, the ``minilm`` preset, LanceDB), then again on the
-  unchanged folder by a fresh Pipeline on the same database;
+  most 256 MiniLM tokens with the section path embedded as a header, the
+  ``minilm`` preset, LanceDB), then again on the unchanged folder by a fresh
+  Pipeline on the same database;
+* ``sectionrag-flat``: the same with the plain ``recursive`` chunker (no
+  section boundaries, no header): the peers' granularity;
 * ``llamaindex``: ``IngestionPipeline`` (``SentenceSplitter`` of 256 MiniLM
   tokens + the same MiniLM model through a local ``BaseEmbedding`` wrapper +
   ``SimpleVectorStore``, with a ``SimpleDocumentStore`` so the re-run can skip
@@ -48,7 +51,7 @@ from typing import Any
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "tests"))
 
-SYSTEMS = ("sectionrag", "llamaindex", "langchain")
+SYSTEMS = ("sectionrag", "sectionrag-flat", "llamaindex", "langchain")
 CHUNK_TOKENS = 256
 OVERLAP_TOKENS = 20
 BATCH = 32
@@ -245,7 +248,7 @@ class Timer:
 # -- workers (one per process) ---------------------------------------------------------------------
 
 
-def run_sectionrag(corpus: Path, work: Path) -> dict[str, Any]:
+def run_sectionrag(corpus: Path, work: Path, *, flat: bool = False) -> dict[str, Any]:
     import sectionrag
     from sectionrag import Pipeline
     from sectionrag.embedders import get_embedder
@@ -258,7 +261,10 @@ def run_sectionrag(corpus: Path, work: Path) -> dict[str, Any]:
     counter = TokenCount(emb._model())  # type: ignore[attr-defined]
 
     def pipe() -> Pipeline:
-        chunker = sectionrag.chunker("section", inner="recursive", size=CHUNK_TOKENS, tokenizer=emb)
+        if flat:  # the peers' granularity: no section boundaries, no contextual header
+            chunker = sectionrag.chunker("recursive", size=CHUNK_TOKENS, tokenizer=emb)
+        else:  # the recommended chunks: sections never mixed, section path embedded with each chunk
+            chunker = sectionrag.chunker("section", inner="recursive", size=CHUNK_TOKENS, tokenizer=emb)
         return Pipeline(chunker=chunker, embedder=emb, store=LanceDBStore(work / "db"))
 
     first = pipe().ingest([corpus])
@@ -429,6 +435,7 @@ def run_langchain(corpus: Path, work: Path) -> dict[str, Any]:
 
 WORKERS: dict[str, Callable[[Path, Path], dict[str, Any]]] = {
     "sectionrag": run_sectionrag,
+    "sectionrag-flat": lambda corpus, work: run_sectionrag(corpus, work, flat=True),
     "llamaindex": run_llamaindex,
     "langchain": run_langchain,
 }

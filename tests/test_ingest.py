@@ -437,3 +437,51 @@ def test_bad_arguments() -> None:
         pipe.ingest([], lock_timeout=-1)
     with pytest.raises(TypeError, match="paths or Documents"):
         pipe.ingest([42])  # type: ignore[list-item]
+
+
+# -- parsing ahead or in turn ----------------------------------------------------------------
+
+
+class ExplodingChunker:
+    """A chunker with a bug: it raises a plain RuntimeError on the second document."""
+
+    def __init__(self) -> None:
+        self._seen = 0
+
+    def chunk(self, document: Document) -> list[Any]:
+        self._seen += 1
+        if self._seen == 2:
+            raise RuntimeError("chunker bug")
+        return sectionrag.chunker("paragraph", size=64).chunk(document)
+
+
+@pytest.mark.parametrize("ahead", [True, False])
+def test_parsing_ahead_or_in_turn_gives_the_same_index(tmp_path: Path, ahead: bool) -> None:
+    docs = _folder(tmp_path / "docs")
+    store = LanceDBStore(tmp_path / "db")
+    report = _pipe(store, HashEmbedder()).ingest([docs], parse_ahead=ahead)
+    assert len(report.added) == 4 and report.seconds["parse"] > 0
+    reference = InMemoryStore()
+    _pipe(reference, HashEmbedder()).ingest([docs], parse_ahead=not ahead)
+    assert store.documents() == reference.documents()
+
+    broken = Pipeline(chunker=ExplodingChunker(), embedder=HashEmbedder(), store=store)
+    (docs / "alpha.md").write_text("# Alpha\n\nNew text.\n", encoding="utf-8")
+    (docs / "beta.md").write_text("# Beta\n\nNew text too.\n", encoding="utf-8")
+    with pytest.raises(RuntimeError, match="chunker bug"):
+        broken.ingest([docs], parse_ahead=ahead)
+    after = _pipe(store, HashEmbedder()).ingest([docs], parse_ahead=ahead)  # the lock was released
+    assert sorted(Path(s).name for s in after.updated) == ["alpha.md", "beta.md"]
+
+
+def test_parse_ahead_default(monkeypatch: pytest.MonkeyPatch) -> None:
+    from sectionrag.ingest.runner import parse_ahead_default
+
+    emb = HashEmbedder()
+    monkeypatch.setattr(os, "cpu_count", lambda: 2)
+    assert parse_ahead_default(emb) is False
+    emb.device = "cuda:0"  # type: ignore[attr-defined]
+    assert parse_ahead_default(emb) is True
+    emb.device = "cpu"  # type: ignore[attr-defined]
+    monkeypatch.setattr(os, "cpu_count", lambda: 8)
+    assert parse_ahead_default(emb) is True
