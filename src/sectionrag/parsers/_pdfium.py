@@ -31,9 +31,11 @@ class PdfLine:
         x1: Right edge.
         top: Top edge, measured from the top of the page.
         bottom: Bottom edge, measured from the top of the page.
-        size: Font size of the first character (points).
-        bold: The first and last characters use a bold face.
-        italic: The first character uses an italic face.
+        size: Font size (points), the median of the first, middle and last
+            characters' (their largest for all-capital text, so that faked small
+            capitals keep the size of their capitals).
+        bold: At least two of those three characters use a bold face.
+        italic: At least two of them use an italic face.
         font: Name of the first character's font.
         page: 0-based page index.
         row: Index of the visual row on the page (pieces of one row share it).
@@ -86,6 +88,23 @@ def _page_text(raw: Any, textpage: Any, count: int) -> str:
     written = raw.FPDFText_GetText(textpage, 0, count, buf)
     data = ctypes.string_at(buf, max(written - 1, 0) * 2)
     return data.decode("utf-16-le", errors="replace")
+
+
+def _all_caps(text: str) -> bool:
+    letters = [c for c in text if c.isalpha()]
+    return len(letters) >= 3 and all(c.isupper() for c in letters)
+
+
+def _middle_char(piece: str, offset: int) -> int:
+    """Index (in the page text) of a non-space character near the middle of ``piece``."""
+    mid = len(piece) // 2
+    for k in range(mid, len(piece)):
+        if not piece[k].isspace():
+            return offset + k
+    for k in range(mid - 1, -1, -1):
+        if not piece[k].isspace():
+            return offset + k
+    return offset
 
 
 def extract_page_lines(page: Any, page_index: int, *, gap_em: float = 1.6) -> list[PdfLine]:
@@ -157,9 +176,25 @@ def extract_page_lines(page: Any, page_index: int, *, gap_em: float = 1.6) -> li
                 x1 = max(r[2] for r in box)
                 y0 = min(r[1] for r in box)
                 y1 = max(r[3] for r in box)
+                # size and weight by the majority of three samples (first, middle, last character):
+                # a large marginal glyph ("NOTE") or a last word in code type does not restyle a line
                 psize = size if a == start else (raw.FPDFText_GetFontSize(textpage, i0) or size)
-                font, bold_first, italic = fonts.info(textpage, i0)
-                bold = bold_first and (i1 == i0 or fonts.info(textpage, i1)[1])
+                font, bold, italic = fonts.info(textpage, i0)
+                if i1 > i0:
+                    im = _middle_char(piece, a)
+                    _, bold_mid, italic_mid = fonts.info(textpage, im)
+                    _, bold_last, italic_last = fonts.info(textpage, i1)
+                    sizes = sorted(
+                        (
+                            psize,
+                            raw.FPDFText_GetFontSize(textpage, im) or psize,
+                            raw.FPDFText_GetFontSize(textpage, i1) or psize,
+                        )
+                    )
+                    # faked small capitals ("S" then "TOCK" a size smaller) keep the capitals' size
+                    psize = sizes[2] if _all_caps(stripped) else sizes[1]
+                    bold = bold + bold_mid + bold_last >= 2
+                    italic = italic + italic_mid + italic_last >= 2
                 lines.append(
                     PdfLine(
                         text=stripped,

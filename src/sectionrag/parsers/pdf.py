@@ -485,12 +485,14 @@ def _find_headings(pages: list[list[PdfLine]], body: float) -> list[_Candidate]:
         toc_lines = sum(1 for ln in lines if is_toc_line(ln.text) or _ends_with_page_ref(ln.text))
         toc_page = toc_lines >= 5 and toc_lines >= 0.3 * len(lines)
         toc_size = max((ln.size for ln in lines if is_toc_line(ln.text)), default=0.0)
+        # on a contents page, an entry whose page number is a separate piece of its row
+        numbered_rows = {ln.row for ln in lines if _BARE_PAGE.match(ln.text)} if toc_page else set()
         i = 0
         while i < len(lines):
             ln = lines[i]
             prev = lines[i - 1] if i > 0 else None
             ok = _is_heading_line(ln, prev, lines[i + 1] if i + 1 < len(lines) else None, body, pitch)
-            if ok and toc_page and ln.size <= toc_size + 0.5:
+            if ok and toc_page and (ln.size <= toc_size + 0.5 or _has_page_piece(ln, lines, numbered_rows)):
                 ok = False
             if not ok:
                 i += 1
@@ -572,6 +574,16 @@ def _is_mathy(text: str) -> bool:
     return symbols >= 2 or letters < 0.5 * len(visible)
 
 
+_BARE_PAGE = re.compile(r"^(?:\d{1,4}|[ivxlc]{1,6})$")
+
+
+def _has_page_piece(ln: PdfLine, lines: list[PdfLine], numbered_rows: set[int]) -> bool:
+    """Tell whether a bare page number stands to the right of ``ln`` in its row."""
+    if ln.row not in numbered_rows:
+        return False
+    return any(o.row == ln.row and o.x0 > ln.x1 and _BARE_PAGE.match(o.text) for o in lines)
+
+
 def _ends_with_page_ref(text: str) -> bool:
     return bool(re.search(r"\S\s+\d{1,4}$", text)) and classify(text) is not None
 
@@ -606,6 +618,8 @@ def _is_heading_line(
     if letters < 2 and not (numbered and style is not None and style.depth >= 2):
         return False
     rest = style.rest if numbered and style is not None else text
+    if numbered and style is not None and rest and not any(ch.isalnum() for ch in rest):
+        return False  # "Appendix*", "Chapter 3 -": a label with punctuation for a title
     if numbered and style is not None and style.kind in ("num", "alnum") and not rest:
         return False
     if _CAPTION.match(text) or _DATE.match(text) or (letters >= 2 and _is_mathy(text)):
@@ -624,6 +638,8 @@ def _is_heading_line(
         return False
     if check and check[-1] in ":," and ln.size < body * 1.3:
         return False
+    if text.lower().rstrip(":") in _ADMONITIONS:
+        return False  # a "Note" or "Warning" label, whatever its size
     ratio = ln.size / body if body else 1.0
     gap_above = ln.top - prev.bottom if prev is not None else pitch * 3
     gap_below = nxt.top - ln.bottom if nxt is not None else pitch * 3
@@ -636,8 +652,6 @@ def _is_heading_line(
         return not (
             nxt is not None and abs(nxt.size - ln.size) < 0.3 and not nxt.bold and gap_below < line_gap
         )
-    if text.lower().rstrip(":") in _ADMONITIONS:
-        return False
     if ratio < 0.92 and not (
         ln.bold and ratio >= 0.8 and (numbered or (style is not None and style.kind == "caps"))
     ):
@@ -652,7 +666,10 @@ def _is_heading_line(
     if style is not None and style.kind == "caps" and spaced and gap_below > line_gap * 1.3:
         return len(words) <= 10
     if numbered and style is not None and style.kind in ("part", "item", "chapter", "appendix", "article"):
-        return spaced and len(words) <= 12
+        titled = bool(style.rest) or (
+            nxt is not None and (nxt.bold or nxt.size > ln.size + 0.5 or is_all_caps(nxt.text))
+        )
+        return spaced and len(words) <= 12 and titled  # a plain "Item 1" in a figure is a label
     # "1.1 STOCK PAPER SIZE OPTIONS" in small capitals
     return numbered and spaced and bool(rest) and is_all_caps(rest) and len(words) <= 12
 
@@ -732,8 +749,78 @@ def _split_title(candidates: list[_Candidate], pages: list[list[PdfLine]], body:
     return title.title
 
 
+def _top_number(title: str) -> int | None:
+    """Return the chapter-level number of a heading (``Chapter 3`` and ``3.2.1`` give 3)."""
+    style = classify(title)
+    if style is None:
+        return None
+    if style.kind == "chapter":
+        number = style.label.split()[-1]
+        return int(number) if number.isdigit() else None
+    if style.kind == "num":
+        return int(style.label.split(".")[0])
+    return None
+
+
+_TRAILING_NUMBER = re.compile(r"^(?P<title>\D.*?)\s+(?P<number>\d{1,3})$")
+
+
+def _in_sequence(candidates: list[_Candidate]) -> list[_Candidate]:
+    """Drop numbered headings that break the chapter sequence or repeat an earlier one.
+
+    Inside chapter 2, ``2.12 Text object methods`` belongs; ``14.5 points: ...``
+    (a font-size specimen) and a sample ``Chapter 9`` do not. A heading that
+    jumps ahead is kept when the next numbered heading confirms it (``8`` then
+    ``8.1`` after a missed chapter 7), and a sub-heading when a neighbouring
+    sub-heading shares its first number (``7.1`` then ``7.2``). A numbered
+    heading seen before, again at the top of a page (``5. ABSTRACTS`` as a
+    running head), is dropped, and
+    a chapter title set before its number (``Document divisions 6``) becomes
+    ``6 Document divisions`` when ``6.1`` follows.
+    """
+    numbers = [_top_number(c.title) for c in candidates]
+    deep = []
+    for c in candidates:
+        style = classify(c.title)
+        deep.append(style is not None and style.kind == "num" and style.depth >= 2)
+    numbered_positions = [i for i, n in enumerate(numbers) if n is not None]
+    around: dict[int, tuple[int | None, int | None]] = {}
+    for k, i in enumerate(numbered_positions):
+        before = numbers[numbered_positions[k - 1]] if k > 0 else None
+        after = numbers[numbered_positions[k + 1]] if k + 1 < len(numbered_positions) else None
+        around[i] = (before, after)
+    out: list[_Candidate] = []
+    seen: set[tuple[str, str]] = set()
+    top: int | None = None
+    for i, c in enumerate(candidates):
+        number = numbers[i]
+        if number is None and top is not None and not c.numbered:
+            m = _TRAILING_NUMBER.match(c.title)
+            nxt = next((numbers[j] for j in numbered_positions if j > i), None)
+            if m and int(m.group("number")) == top + 1 == nxt:
+                c.title = f"{m.group('number')} {m.group('title')}"
+                c.order, c.numbered = _numbering_order(c.title)
+                number = top + 1
+        elif number is not None and top is not None and number not in (top, top + 1):
+            before, after = around[i]
+            confirmed = after == number or (deep[i] and before == number)
+            if not confirmed:
+                continue
+        style = classify(c.title)
+        if style is not None and c.numbered and style.label:
+            key = (style.label.rstrip(".").lower(), normalize_for_match(c.title))
+            if key in seen and c.index == 0:
+                continue
+            seen.add(key)
+        if number is not None:
+            top = number
+        out.append(c)
+    return out
+
+
 def _rank_headings(candidates: list[_Candidate], line_offsets: dict[int, int]) -> list[Heading]:
     """Rank heading styles (size, weight) and numbering depth into nesting ranks."""
+    candidates = _in_sequence(candidates)
     if not candidates:
         return []
 
@@ -765,10 +852,28 @@ def _rank_headings(candidates: list[_Candidate], line_offsets: dict[int, int]) -
         above = [common[n] for n in numbered_styles if style_rank[n] < style_rank[s]]
         return max(above) + 0.5 if above else min_order - 0.5
 
+    # numbered headings of one numbering order share a level whatever their look
+    numbered_rank: dict[int, int] = {}
+    for c in candidates:
+        if c.numbered:
+            rank = style_rank[style_key(c)]
+            numbered_rank[c.order] = min(rank, numbered_rank.get(c.order, rank))
     keys: list[tuple[float, int]] = []
     for c in candidates:
         s = style_key(c)
-        keys.append((float(c.order) if c.numbered else order_of(s), style_rank[s]))
+        if c.numbered:
+            keys.append((float(c.order), numbered_rank[c.order]))
+        else:
+            keys.append((order_of(s), style_rank[s]))
+    # Between the first and the last top-level numbered heading, an unnumbered heading cannot
+    # stand above them (a sample title page inside chapter 4 is not a parent of chapter 5),
+    # unless the top numbering is itself a sub-level ("7.1" under an unnumbered "Integrals").
+    if numbered_rank and min(numbered_rank) <= _ORDER["roman"] + 1:
+        top_order = min(numbered_rank)
+        tops = [i for i, c in enumerate(candidates) if c.numbered and c.order == top_order]
+        for i in range(tops[0] + 1, tops[-1]):
+            if not candidates[i].numbered and keys[i][0] < top_order:
+                keys[i] = (top_order + 0.5, keys[i][1])
     # merge styles that numbering says are the same level (a numbered "2.1" in two sizes)
     ranked = sorted(set(keys))
     rank_of = {k: i + 1 for i, k in enumerate(ranked)}
