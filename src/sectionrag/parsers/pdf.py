@@ -457,8 +457,11 @@ _NUMBER_WORDS = {w: str(i) for i, w in enumerate(_NUMBER_WORD_LIST.split())}
 
 
 def _bare_number(text: str) -> str | None:
-    """Return the number a lone chapter label stands for (``One``, ``12``, ``IV``), else ``None``."""
-    word = text.strip().rstrip(".").lower()
+    """Return the number a lone chapter label stands for (``One``, ``12``, appendix ``E``), else ``None``."""
+    word = text.strip().rstrip(".")
+    if len(word) == 1 and "A" <= word <= "Z":
+        return word
+    word = word.lower()
     if word in _NUMBER_WORDS:
         return _NUMBER_WORDS[word]
     if word.isdigit() and len(word) <= 3:
@@ -522,10 +525,13 @@ def _find_headings(pages: list[list[PdfLine]], body: float) -> list[_Candidate]:
                     continue
                 words = sum(len(g.text.split()) for g in group) + len(nxt.text.split())
                 wrapped = group[-1].x1 - group[-1].x0 >= 0.35 * text_width or ln.size >= 1.3 * body
+                case_change = is_all_caps(group[-1].text) != is_all_caps(nxt.text)  # a run-in caps head
                 if (
                     same_style
                     and wrapped
                     and words <= 20
+                    and not case_change
+                    and not _CAPTION.match(nxt.text)
                     and not looks_like_sentence(group[-1].text, max_words=20)
                 ):
                     if nxt_style is not None and nxt_style.kind != "caps":
@@ -615,7 +621,8 @@ def _is_heading_line(
     style = classify(text)
     numbered = style is not None and style.kind not in ("caps", "alpha")
     letters = sum(1 for c in text if c.isalpha())
-    if letters < 2 and not (numbered and style is not None and style.depth >= 2):
+    index_letter = len(text) == 1 and "A" <= text <= "Z" and (ln.bold or ln.size >= 1.12 * body)
+    if letters < 2 and not index_letter and not (numbered and style is not None and style.depth >= 2):
         return False
     rest = style.rest if numbered and style is not None else text
     if numbered and style is not None and rest and not any(ch.isalnum() for ch in rest):
@@ -762,6 +769,21 @@ def _top_number(title: str) -> int | None:
     return None
 
 
+def _letters_in_runs(candidates: list[_Candidate]) -> list[_Candidate]:
+    """Keep one-letter headings (an index's ``A``, ``B`` ...) only in alphabetical runs of three or more."""
+    letters = [i for i, c in enumerate(candidates) if len(c.title) == 1]
+    keep: set[int] = set()
+    run: list[int] = []
+    for i in [*letters, None]:
+        if i is not None and run and candidates[i].title > candidates[run[-1]].title:
+            run.append(i)
+            continue
+        if len(run) >= 3:
+            keep.update(run)
+        run = [i] if i is not None else []
+    return [c for i, c in enumerate(candidates) if len(c.title) != 1 or i in keep]
+
+
 _TRAILING_NUMBER = re.compile(r"^(?P<title>\D.*?)\s+(?P<number>\d{1,3})$")
 
 
@@ -820,7 +842,7 @@ def _in_sequence(candidates: list[_Candidate]) -> list[_Candidate]:
 
 def _rank_headings(candidates: list[_Candidate], line_offsets: dict[int, int]) -> list[Heading]:
     """Rank heading styles (size, weight) and numbering depth into nesting ranks."""
-    candidates = _in_sequence(candidates)
+    candidates = _in_sequence(_letters_in_runs(candidates))
     if not candidates:
         return []
 
