@@ -86,6 +86,7 @@ class _Candidate:
     numbered: bool
     page: int
     index: int  # position of its first line in the page's ordered lines
+    italic: bool = False
 
 
 class PdfParser:
@@ -485,6 +486,10 @@ def _find_headings(pages: list[list[PdfLine]], body: float) -> list[_Candidate]:
     out: list[_Candidate] = []
     for page_index, lines in enumerate(pages):
         text_width = max((ln.x1 for ln in lines), default=0.0) - min((ln.x0 for ln in lines), default=0.0)
+        # the left edge of the text block: the leftmost start shared by three lines or more
+        starts = Counter(round(ln.x0 / 2) for ln in lines)
+        shared = [2.0 * k - 2.0 for k, n in starts.items() if n >= 3]
+        text_left = min(shared) if shared else None
         toc_lines = sum(1 for ln in lines if is_toc_line(ln.text) or _ends_with_page_ref(ln.text))
         toc_page = toc_lines >= 5 and toc_lines >= 0.3 * len(lines)
         toc_size = max((ln.size for ln in lines if is_toc_line(ln.text)), default=0.0)
@@ -497,6 +502,8 @@ def _find_headings(pages: list[list[PdfLine]], body: float) -> list[_Candidate]:
             ok = _is_heading_line(ln, prev, lines[i + 1] if i + 1 < len(lines) else None, body, pitch)
             if ok and toc_page and (ln.size <= toc_size + 0.5 or _has_page_piece(ln, lines, numbered_rows)):
                 ok = False
+            if ok and text_left is not None and ln.x1 < text_left:
+                ok = False  # a marginal label ("NOTE" beside a box), not a heading
             if not ok:
                 i += 1
                 continue
@@ -504,7 +511,7 @@ def _find_headings(pages: list[list[PdfLine]], body: float) -> list[_Candidate]:
             j = i + 1
             while j < len(lines) and len(group) < 3:
                 nxt = lines[j]
-                same_style = abs(nxt.size - ln.size) < 0.6 and nxt.bold == ln.bold
+                same_style = abs(nxt.size - ln.size) < 0.6 and nxt.bold == ln.bold and nxt.italic == ln.italic
                 label_first = len(group) == 1 and (
                     _is_label_only(group[0].text)
                     or (_bare_number(group[0].text) is not None and ln.size >= 1.4 * body)
@@ -550,7 +557,15 @@ def _find_headings(pages: list[list[PdfLine]], body: float) -> list[_Candidate]:
             size = group[-1].size if labelled else max(g.size for g in group)
             out.append(
                 _Candidate(
-                    group, title, size, all(g.bold for g in group[-1:]), order, numbered, page_index, i
+                    group,
+                    title,
+                    size,
+                    all(g.bold for g in group[-1:]),
+                    order,
+                    numbered,
+                    page_index,
+                    i,
+                    group[-1].italic,
                 )
             )
             for g in group:
@@ -608,11 +623,12 @@ def _is_heading_line(
         return False
     if (
         not ln.bold
+        and not ln.italic
         and 0.92 * body <= ln.size < 1.12 * body
         and not text.startswith(_STRONG_PREFIXES)
         and any(c.islower() for c in text)
     ):
-        return False  # plain body text: only all-caps or labelled lines can be headings
+        return False  # plain body text: only all-caps, italic or labelled lines can be headings
     if is_toc_line(text):
         return False
     words = text.split()
@@ -645,9 +661,9 @@ def _is_heading_line(
         return False
     if check and check[-1] in ":," and ln.size < body * 1.3:
         return False
-    if text.lower().rstrip(":") in _ADMONITIONS:
-        return False  # a "Note" or "Warning" label, whatever its size
     ratio = ln.size / body if body else 1.0
+    if ratio < 1.5 and text.lower().rstrip(":.") in _ADMONITIONS:
+        return False  # a "Note" or "Warning" box title; a chapter-sized "Notes" stays a heading
     gap_above = ln.top - prev.bottom if prev is not None else pitch * 3
     gap_below = nxt.top - ln.bottom if nxt is not None else pitch * 3
     line_gap = max(pitch - ln.height, 0.5)
@@ -670,6 +686,11 @@ def _is_heading_line(
         if bold_paragraph and (not numbered or len(words) > 10):
             return False  # a bold paragraph, unless this line is numbered and short
         return spaced and (numbered or gap_below > line_gap * 1.3 or len(words) <= 8)
+    if ln.italic and ratio >= 0.92 and not is_all_caps(text):
+        # an italic run-in line at body size ("Cash Flows", "Note 2. Revenue Recognition"):
+        # short, set apart above, and followed by upright text, not by more italics
+        upright_next = nxt is not None and not nxt.italic and not nxt.bold and nxt.row != ln.row
+        return spaced and upright_next and len(words) <= 10
     if style is not None and style.kind == "caps" and spaced and gap_below > line_gap * 1.3:
         return len(words) <= 10
     if numbered and style is not None and style.kind in ("part", "item", "chapter", "appendix", "article"):
@@ -769,6 +790,25 @@ def _top_number(title: str) -> int | None:
     return None
 
 
+def _without_labels(candidates: list[_Candidate], *, repeats: int = 4) -> list[_Candidate]:
+    """Drop unnumbered body-sized headings whose title recurs ``repeats`` times or more.
+
+    ``Rationale``, ``Convention``, ``Meaning`` or ``Recommended alternative``
+    set over one box after another are labels, not sections; a numbered
+    heading or a large one (``Introduction`` of each paper in proceedings) stays.
+    """
+    counts = Counter(normalize_for_match(c.title) for c in candidates if not c.numbered)
+    sizes = sorted(c.size for c in candidates)
+    large = sizes[int(0.9 * (len(sizes) - 1))] if sizes else 0.0
+    return [
+        c
+        for c in candidates
+        if c.numbered
+        or counts[normalize_for_match(c.title)] < repeats
+        or (c.size >= large and len(set(sizes)) > 1)
+    ]
+
+
 def _letters_in_runs(candidates: list[_Candidate]) -> list[_Candidate]:
     """Keep one-letter headings (an index's ``A``, ``B`` ...) only in alphabetical runs of three or more."""
     letters = [i for i, c in enumerate(candidates) if len(c.title) == 1]
@@ -842,12 +882,12 @@ def _in_sequence(candidates: list[_Candidate]) -> list[_Candidate]:
 
 def _rank_headings(candidates: list[_Candidate], line_offsets: dict[int, int]) -> list[Heading]:
     """Rank heading styles (size, weight) and numbering depth into nesting ranks."""
-    candidates = _in_sequence(_letters_in_runs(candidates))
+    candidates = _in_sequence(_letters_in_runs(_without_labels(candidates)))
     if not candidates:
         return []
 
-    def style_key(c: _Candidate) -> tuple[float, bool]:
-        return (round(c.size * 2) / 2, c.bold)
+    def style_key(c: _Candidate) -> tuple[float, bool, bool]:
+        return (round(c.size * 2) / 2, c.bold, c.italic)
 
     if len(candidates) >= 30:  # long documents: one-off styles (specimens, posters) are not levels
         counts = Counter(style_key(c) for c in candidates)
@@ -855,10 +895,10 @@ def _rank_headings(candidates: list[_Candidate], line_offsets: dict[int, int]) -
         candidates = [c for c in candidates if c.numbered or counts[style_key(c)] > rare]
         if not candidates:
             return []
-    styles = sorted({style_key(c) for c in candidates}, key=lambda s: (-s[0], not s[1]))
+    styles = sorted({style_key(c) for c in candidates}, key=lambda s: (-s[0], not s[1], s[2]))
     style_rank = {s: i for i, s in enumerate(styles)}
     # unnumbered headings take the numbering order most common in their style
-    common: dict[tuple[float, bool], int] = {}
+    common: dict[tuple[float, bool, bool], int] = {}
     for s in styles:
         orders = Counter(c.order for c in candidates if style_key(c) == s and c.numbered)
         if orders:
@@ -868,7 +908,7 @@ def _rank_headings(candidates: list[_Candidate], line_offsets: dict[int, int]) -
     numbered_styles = sorted(common, key=lambda s: style_rank[s])
     min_order = min(common.values(), default=5)
 
-    def order_of(s: tuple[float, bool]) -> float:
+    def order_of(s: tuple[float, bool, bool]) -> float:
         if s in common:
             return common[s]
         above = [common[n] for n in numbered_styles if style_rank[n] < style_rank[s]]
