@@ -130,6 +130,27 @@ def test_tables_columns_and_hyphens(tmp_path: Path):
     assert doc.pages[1].start <= table_section.start
 
 
+def test_hyphen_across_page_break_is_rejoined(tmp_path: Path):
+    first, _ = body_lines(30, seed=1, y=720)
+    first.append(Line("Results depend on careful manage-", y=first[-1].y - 12))
+    second = [Line("ment of working capital through the year.", y=720)]
+    more, _ = body_lines(30, seed=2, y=708)
+    pages = [Page([*first, Line("1", x=300, y=40)]), Page([*second, *more, Line("2", x=300, y=40)])]
+    doc = PdfParser().parse(write_pdf(tmp_path / "break.pdf", pages))
+    assert "careful management of working capital" in doc.text
+    assert "manage-" not in doc.text
+    # the word straddles the page boundary; pages stay contiguous and cover the text
+    start = doc.text.index("careful management") + len("careful ")
+    assert doc.pages[0].start < start < doc.pages[1].start < start + len("management")
+    assert doc.pages[0].end == doc.pages[1].start and doc.pages[-1].end == len(doc.text)
+    assert doc.pages_for(start, start + len("management")) == (1, 2)
+    # a capitalised continuation is not a broken word: "Anglo-" / "Saxon" keeps its hyphen
+    pages[0].lines[-2] = Line("The merger of the Anglo-", y=first[-1].y - 12)
+    pages[1].lines[0] = Line("Saxon firms went ahead in May.", y=720)
+    doc = PdfParser().parse(write_pdf(tmp_path / "keep.pdf", pages))
+    assert "Anglo-" in doc.text
+
+
 def test_page_spans_cover_text(tmp_path: Path):
     pages = [Page([Line(f"Page {i} heading text", y=700, size=14, bold=True)]) for i in range(3)]
     pages.insert(1, Page([]))  # an empty page in the middle

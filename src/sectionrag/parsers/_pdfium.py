@@ -16,7 +16,9 @@ from typing import Any
 
 __all__ = ["PdfLine", "extract_page_lines"]
 
-_LINE_BREAK = re.compile(r"\r\n|\r|\n")
+# pdfium marks a hyphen at the end of a line with U+FFFE and may run the next text object
+# (a page number, the next line) on without a break: end the line after the marker
+_LINE_BREAK = re.compile(r"\r\n|\r|\n|(?<=\ufffe)(?=.)")
 _BOLD_NAME = re.compile(r"bold|black|heavy|semibold|demi|bx\d|bx$|cmbx|cmb\d|-b\b|,b\b|medi", re.IGNORECASE)
 _ITALIC_NAME = re.compile(r"italic|oblique|\bti\b|cmti|cmsl|-i\b|,i\b|slant", re.IGNORECASE)
 

@@ -70,7 +70,7 @@ def _clean(text: str) -> str:
     if any(ch in text for ch in _LIGATURES):
         text = "".join(_LIGATURES.get(ch, ch) for ch in text)
     text = _SPACES.sub(" ", text)
-    text = _DROP.sub("", text.replace("\x02", "-"))
+    text = _DROP.sub("", text.replace("\x02", "-").replace("\ufffe", "-"))
     return _MULTISPACE.sub(" ", text).strip()
 
 
@@ -1032,6 +1032,16 @@ def _is_heading_role(line: PdfLine) -> bool:
     return line.role in ("heading", "title")
 
 
+def _joins_hyphenated(prev: PdfLine, ln: PdfLine) -> bool:
+    """Tell whether ``prev`` ends in a hyphenated word that ``ln`` completes ("manage-" / "ment")."""
+    return (
+        prev.role == "body"
+        and ln.role == "body"
+        and bool(_HYPHEN_END.search(prev.text))
+        and ln.text[:1].islower()
+    )
+
+
 def _assemble(
     pages: list[list[PdfLine]], candidates: list[_Candidate]
 ) -> tuple[str, list[PageSpan], dict[int, int]]:
@@ -1041,19 +1051,25 @@ def _assemble(
     spans: list[PageSpan] = []
     offsets: dict[int, int] = {}
     heading_first = {id(c.lines[0]) for c in candidates}
+    starts: list[int] = []
+    carry: PdfLine | None = None  # the last line of the previous page
     for page_index, lines in enumerate(pages):
+        if page_index > 0:
+            first = lines[0] if lines else None
+            if carry is not None and first is not None and _joins_hyphenated(carry, first):
+                parts[-1] = parts[-1][:-1]  # "manage-" | page break | "ment" -> "management"
+                pos -= 1
+            else:
+                parts.append("\n\n")
+                pos += 2
         page_start = pos
+        starts.append(page_start)
         prev: PdfLine | None = None
         for ln in lines:
             if prev is not None:
                 if prev.role == "table" and ln.role == "table" and prev.row == ln.row:
                     sep = " | "
-                elif (
-                    prev.role == "body"
-                    and ln.role == "body"
-                    and _HYPHEN_END.search(prev.text)
-                    and ln.text[:1].islower()
-                ):
+                elif _joins_hyphenated(prev, ln):
                     parts[-1] = parts[-1][:-1]
                     pos -= 1
                     sep = ""
@@ -1078,12 +1094,10 @@ def _assemble(
             parts.append(ln.text)
             pos += len(ln.text)
             prev = ln
-        if page_index < len(pages) - 1:
-            parts.append("\n\n")
-            pos += 2
-        if pos == page_start and page_index < len(pages) - 1:
-            parts.append("\n")
-            pos += 1
-        spans.append(PageSpan(page_index + 1, page_start, pos))
+        carry = prev
+    # a page runs to where the next one starts (the blank line between them is its own)
+    for page_index, page_start in enumerate(starts):
+        end = starts[page_index + 1] if page_index + 1 < len(starts) else pos
+        spans.append(PageSpan(page_index + 1, page_start, end))
     text = "".join(parts)
     return text, spans, offsets
