@@ -692,7 +692,10 @@ def _is_heading_line(
         upright_next = nxt is not None and not nxt.italic and not nxt.bold and nxt.row != ln.row
         return spaced and upright_next and len(words) <= 10
     if style is not None and style.kind == "caps" and spaced and gap_below > line_gap * 1.3:
-        return len(words) <= 10
+        # a capitals line at body size heads a paragraph; over a caption or more short lines it is
+        # display type (a sample title page, the label inside a framed figure)
+        leads_text = nxt is not None and len(nxt.text.split()) >= 8 and not _CAPTION.match(nxt.text)
+        return len(words) <= 10 and leads_text
     if numbered and style is not None and style.kind in ("part", "item", "chapter", "appendix", "article"):
         titled = bool(style.rest) or (
             nxt is not None and (nxt.bold or nxt.size > ln.size + 0.5 or is_all_caps(nxt.text))
