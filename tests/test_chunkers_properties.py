@@ -108,7 +108,7 @@ def check_chunks(doc: Document, chunks: list[Chunk], tokenizer: Any, limit: int,
     text = doc.text
     for i, c in enumerate(chunks):
         assert c.index == i
-        assert 0 <= c.start < c.end <= len(text)
+        assert doc.body_start <= c.start < c.end <= len(text)
         assert text[c.start : c.end] == c.text
         assert c.text.strip() == c.text and c.text
         assert c.token_count == tokenizer.count_tokens(c.embed_text), c
@@ -122,9 +122,9 @@ def check_chunks(doc: Document, chunks: list[Chunk], tokenizer: Any, limit: int,
         covered = set()
         for c in chunks:
             covered.update(range(c.start, c.end))
-        assert all(ch.isspace() for i, ch in enumerate(text) if i not in covered)
+        assert all(ch.isspace() for i, ch in enumerate(text) if i not in covered and i >= doc.body_start)
         return
-    pos = 0
+    pos = doc.body_start
     for c in chunks:
         assert c.start >= pos, "chunks overlap"
         assert text[pos : c.start].strip() == "", f"text left out: {text[pos : c.start]!r}"
@@ -163,6 +163,26 @@ def minilm_tokenizer() -> Any:
     from sectionrag.tokenizers import HFTokenizer
 
     return HFTokenizer(mod.get_model_path())
+
+
+@pytest.mark.parametrize(("label", "name", "params", "overlapping"), CONFIGS, ids=[c[0] for c in CONFIGS])
+def test_front_matter_is_never_chunked(
+    label: str, name: str, params: dict[str, Any], overlapping: bool
+) -> None:
+    from sectionrag.parsers.markdown import MarkdownParser
+
+    text = (
+        "---\ntitle: Customer policies\nkind: policy\nnote: written for a test\n---\n\n"
+        "# Refunds\n\nItems can be returned within 30 days. Refunds take five business days.\n\n"
+        "## Exceptions\n\nGift cards cannot be returned. Sale items are final.\n"
+    )
+    doc = MarkdownParser().parse_text(text)
+    assert doc.metadata["kind"] == "policy" and text[doc.body_start :].startswith("\n# Refunds")
+    chunks = sectionrag.chunker(name, size=8, **params).chunk(doc)
+    check_chunks(doc, chunks, WordTokenizer(), 8, overlapping)
+    assert chunks and not any("title:" in c.text or "---" in c.text for c in chunks)
+    if not overlapping:
+        assert chunk_stats(doc, chunks).uncovered_chars == 0
 
 
 @pytest.mark.parametrize(("label", "name", "params", "overlapping"), CONFIGS, ids=[c[0] for c in CONFIGS])

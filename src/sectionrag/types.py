@@ -79,6 +79,7 @@ class Document:
     sections: tuple[Section, ...] = ()
     pages: tuple[PageSpan, ...] = ()
     metadata: Mapping[str, Any] = field(default_factory=lambda: _EMPTY)
+    body_start: int = 0
 
     @classmethod
     def create(
@@ -90,10 +91,18 @@ class Document:
         pages: Sequence[PageSpan] = (),
         metadata: Mapping[str, Any] | None = None,
         id: str | None = None,
+        body_start: int = 0,
     ) -> Document:
-        """Create a document; ``id`` defaults to a hash of the text."""
+        """Create a document; ``id`` defaults to a hash of the text.
+
+        ``body_start`` is where the content begins: text before it (a
+        Markdown file's YAML front matter) stays in ``text`` so that offsets
+        match the source, but chunkers never put it in a chunk.
+        """
         if not isinstance(text, str):
             raise TypeError(f"text must be str, not {type(text).__name__}")
+        if not 0 <= body_start <= len(text):
+            raise ValueError(f"body_start {body_start} is outside the text (length {len(text)})")
         ordered = tuple(sorted(sections, key=lambda s: (s.start, s.level)))
         return cls(
             id=id if id is not None else content_hash(text),
@@ -102,6 +111,7 @@ class Document:
             sections=ordered,
             pages=tuple(sorted(pages, key=lambda p: p.start)),
             metadata=MappingProxyType(dict(metadata or {})),
+            body_start=body_start,
         )
 
     def section_at(self, offset: int) -> Section | None:
@@ -131,10 +141,11 @@ class Document:
     def segments(self) -> list[tuple[int, int, tuple[str, ...]]]:
         """Split the text at every section start into ``(start, end, path)`` pieces.
 
-        The pieces cover the whole text in order; each lies in exactly one
-        innermost section (``path`` is ``()`` for text before the first heading).
+        The pieces cover the text from ``body_start`` on, in order; each lies in
+        exactly one innermost section (``path`` is ``()`` for text before the
+        first heading).
         """
-        cuts = [0, *self.boundaries(), len(self.text)]
+        cuts = [self.body_start, *(b for b in self.boundaries() if b > self.body_start), len(self.text)]
         out: list[tuple[int, int, tuple[str, ...]]] = []
         for start, end in itertools.pairwise(cuts):
             if end > start:

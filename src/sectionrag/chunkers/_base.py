@@ -107,7 +107,7 @@ class BaseChunker:
         if not isinstance(document, Document):
             raise TypeError(f"chunk() expects a Document, not {type(document).__name__}")
         measure = Measure(document.text, self.tokenizer)
-        spans = self.split(document, measure, 0, len(document.text), self.limit)
+        spans = self.split(document, measure, document.body_start, len(document.text), self.limit)
         planned: list[Planned] = [(a, b, "", -1) for a, b in spans]
         return assemble(document, measure, planned, self.limit)
 

@@ -51,7 +51,7 @@ class FixedChunker(BaseChunker):
         if not isinstance(document, Document):
             raise TypeError(f"chunk() expects a Document, not {type(document).__name__}")
         measure = Measure(document.text, self.tokenizer)
-        planned = self.plan(measure, 0, len(document.text), self.limit)
+        planned = self.plan(measure, document.body_start, len(document.text), self.limit)
         return assemble(document, measure, planned, self.limit)
 
     def plan(self, measure: Measure, start: int, end: int, budget: int) -> list[Planned]:

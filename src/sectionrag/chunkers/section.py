@@ -173,7 +173,7 @@ class SectionChunker(BaseChunker):
             longest = max((s.path for s in document.sections), key=lambda p: len(_SEPARATOR.join(p)))
             header_budget = self._budget(measure, self.header_for(longest), limit)[1]
         out: list[Planned] = []
-        for a, b, n in self._inner(document, measure, 0, len(text), header_budget):
+        for a, b, n in self._inner(document, measure, document.body_start, len(text), header_budget):
             pieces = _cut(text, a, b, cuts, heads)
             for x, y, carried_at in pieces:
                 x, y = trim(text, x, y)

@@ -151,7 +151,7 @@ def chunk_stats(
         fragmented += frag
     mixed = sum(1 for c in chunks if _mixes(document, c))
     covered, overlap = _coverage(text, chunks)
-    nonspace = sum(1 for ch in text if not ch.isspace())
+    nonspace = sum(1 for ch in text[document.body_start :] if not ch.isspace())
     n = len(chunks)
     return ChunkStats(
         chunks=n,

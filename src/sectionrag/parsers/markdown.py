@@ -55,7 +55,7 @@ class MarkdownParser:
                 meta["title"] = first_h1
         headings = [Heading(start, level, title) for start, level, title in found]
         sections = build_sections(headings, len(text))
-        return Document.create(text, source=source, sections=sections, metadata=meta)
+        return Document.create(text, source=source, sections=sections, metadata=meta, body_start=body_start)
 
 
 def find_markdown_headings(text: str, start: int = 0) -> list[tuple[int, int, str]]:
