@@ -17,6 +17,13 @@ class Line:
     y: float = 720.0
     size: float = 10.0
     bold: bool = False
+    italic: bool = False
+    family: str = "Helvetica"  # a standard 14 family: Helvetica, Times or Courier
+
+    @property
+    def base_font(self) -> str:
+        """The standard font's name for this line's family, weight and slant."""
+        return _FACES[self.family][self.bold, self.italic]
 
 
 @dataclass
@@ -34,6 +41,25 @@ class Bookmark:
     children: list[Bookmark] = field(default_factory=list)
 
 
+_FACES = {
+    family: {
+        (False, False): regular,
+        (True, False): f"{family}-Bold",
+        (False, True): f"{family}-{slant}",
+        (True, True): f"{family}-Bold{slant}",
+    }
+    for family, regular, slant in (
+        ("Helvetica", "Helvetica", "Oblique"),
+        ("Times", "Times-Roman", "Italic"),
+        ("Courier", "Courier", "Oblique"),
+    )
+}
+
+
+def _font_object(name: str) -> bytes:
+    return b"<< /Type /Font /Subtype /Type1 /BaseFont /%s /Encoding /WinAnsiEncoding >>" % name.encode()
+
+
 def _esc(text: str) -> bytes:
     data = text.encode("cp1252", errors="replace")
     return data.replace(b"\\", b"\\\\").replace(b"(", b"\\(").replace(b")", b"\\)")
@@ -48,19 +74,28 @@ def write_pdf(path: Path, pages: list[Page], outline: list[Bookmark] | None = No
 
     catalog = add(b"")  # placeholder
     pages_id = add(b"")
-    font = add(b"<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica /Encoding /WinAnsiEncoding >>")
-    font_b = add(b"<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica-Bold /Encoding /WinAnsiEncoding >>")
+    font = add(_font_object("Helvetica"))
+    font_b = add(_font_object("Helvetica-Bold"))
     image = add(
         b"<< /Type /XObject /Subtype /Image /Width 8 /Height 8 /ColorSpace /DeviceGray /BitsPerComponent 8 "
         b"/Length 64 >>\nstream\n" + bytes(range(100, 164)) + b"\nendstream"
     )
+    # fonts other than Helvetica and Helvetica-Bold get /F3, /F4 ... (only when some line uses them,
+    # so files without them are byte for byte what they always were)
+    names = {"Helvetica": b"/F1", "Helvetica-Bold": b"/F2"}
+    extra = b""
+    for page in pages:
+        for ln in page.lines:
+            if ln.base_font not in names:
+                names[ln.base_font] = b"/F%d" % (len(names) + 1)
+                extra += b" %s %d 0 R" % (names[ln.base_font], add(_font_object(ln.base_font)))
     page_ids: list[int] = []
     for page in pages:
         ops: list[bytes] = []
         if page.image:
             ops.append(b"q 612 0 0 792 0 0 cm /Im1 Do Q")
         for ln in page.lines:
-            f = b"/F2" if ln.bold else b"/F1"
+            f = names[ln.base_font]
             ops.append(b"BT %s %.2f Tf %.2f %.2f Td (%s) Tj ET" % (f, ln.size, ln.x, ln.y, _esc(ln.text)))
         if page.raw:
             ops.append(page.raw)
@@ -69,8 +104,8 @@ def write_pdf(path: Path, pages: list[Page], outline: list[Bookmark] | None = No
         page_ids.append(
             add(
                 b"<< /Type /Page /Parent %d 0 R /MediaBox [0 0 612 792] /Contents %d 0 R "
-                b"/Resources << /Font << /F1 %d 0 R /F2 %d 0 R >> /XObject << /Im1 %d 0 R >> >> >>"
-                % (pages_id, content, font, font_b, image)
+                b"/Resources << /Font << /F1 %d 0 R /F2 %d 0 R%s >> /XObject << /Im1 %d 0 R >> >> >>"
+                % (pages_id, content, font, font_b, extra, image)
             )
         )
     kids = b" ".join(b"%d 0 R" % p for p in page_ids)
