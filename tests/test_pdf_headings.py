@@ -9,8 +9,6 @@ from __future__ import annotations
 
 from pathlib import Path
 
-import pytest
-
 from _pdfgen import Line, Page, body_lines, write_pdf
 from _section_checks import check_sections
 from sectionrag.parsers.pdf import PdfParser
@@ -303,11 +301,6 @@ def test_big_letter_over_a_title_joins_it(tmp_path: Path):
     assert section(doc, "Messages").path == ("E The terrors of errors", "Messages")
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="parser bug: a chapter letter that is also a roman numeral (C, D, I, L, M, V, X) at the top "
-    "of a page matches _PAGE_NUMBER and is dropped as furniture, whatever its size",
-)
 def test_big_roman_letter_over_a_title_joins_it(tmp_path: Path):
     f = Flow().heading("C", 28).heading("Compiling", 20, before=4).para(8).heading("Flags", 13).para(6)
     f.new_page().heading("D", 28).heading("Debugging", 20, before=4).para(8)

@@ -312,10 +312,22 @@ def _mark_furniture(pages_lines: list[list[PdfLine]]) -> None:
             counts[sig] += 1
     n_pages = len(pages_lines)
     for cand in zone:
-        numbered_rows = {ln.row for ln, _ in cand if _PAGE_NUMBER.match(ln.text)}
+        numbered_rows = {ln.row for ln, _ in cand if _is_page_number(ln, body)}
         for ln, top in cand:
             if ln.row in numbered_rows or (n_pages >= 3 and counts[signature(ln, top)] >= 3):
                 ln.role = "furniture"
+
+
+def _is_page_number(ln: PdfLine, body: float) -> bool:
+    """Tell a folio (``12``, ``iv``, ``Page 3 of 9``) from a roman-looking letter set as a heading.
+
+    A bold or large ``D`` or ``C`` at the top of a page is an index letter or an
+    appendix label, not page "500" or "100".
+    """
+    if not _PAGE_NUMBER.match(ln.text):
+        return False
+    roman_letters = ln.text.strip().isalpha()
+    return not (roman_letters and (ln.bold or ln.size >= 1.2 * body))
 
 
 def _reading_order(lines: list[PdfLine]) -> list[PdfLine]:
