@@ -16,6 +16,7 @@ heading styles and from the depth of the numbering.
 
 from __future__ import annotations
 
+import bisect
 import itertools
 import logging
 import os
@@ -839,6 +840,12 @@ def _letters_in_runs(candidates: list[_Candidate]) -> list[_Candidate]:
     return [c for i, c in enumerate(candidates) if len(c.title) != 1 or i in keep]
 
 
+def _next_number(numbers: list[int | None], positions: list[int], i: int) -> int | None:
+    """Return the chapter-level number of the first numbered heading after position ``i``."""
+    k = bisect.bisect_right(positions, i)
+    return numbers[positions[k]] if k < len(positions) else None
+
+
 _TRAILING_NUMBER = re.compile(r"^(?P<title>\D.*?)\s+(?P<number>\d{1,3})$")
 
 
@@ -851,9 +858,9 @@ def _in_sequence(candidates: list[_Candidate]) -> list[_Candidate]:
     ``8.1`` after a missed chapter 7), and a sub-heading when a neighbouring
     sub-heading shares its first number (``7.1`` then ``7.2``). A numbered
     heading seen before, again at the top of a page (``5. ABSTRACTS`` as a
-    running head), is dropped, and
-    a chapter title set before its number (``Document divisions 6``) becomes
-    ``6 Document divisions`` when ``6.1`` follows.
+    running head), is dropped, and a chapter title set before its number
+    (``Document divisions 6``) becomes ``6 Document divisions`` when ``6.1``
+    follows.
     """
     numbers = [_top_number(c.title) for c in candidates]
     deep = []
@@ -873,8 +880,7 @@ def _in_sequence(candidates: list[_Candidate]) -> list[_Candidate]:
         number = numbers[i]
         if number is None and top is not None and not c.numbered:
             m = _TRAILING_NUMBER.match(c.title)
-            nxt = next((numbers[j] for j in numbered_positions if j > i), None)
-            if m and int(m.group("number")) == top + 1 == nxt:
+            if m and int(m.group("number")) == top + 1 == _next_number(numbers, numbered_positions, i):
                 c.title = f"{m.group('number')} {m.group('title')}"
                 c.order, c.numbered = _numbering_order(c.title)
                 number = top + 1
