@@ -28,6 +28,7 @@ from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from typing import TYPE_CHECKING, Any
 
+from sectionrag._checks import check_int
 from sectionrag.errors import (
     CollectionNotFoundError,
     ConfigError,
@@ -85,8 +86,7 @@ class HashEmbedder:
     """
 
     def __init__(self, dimension: int = 256, name: str = "hash", *, max_tokens: int = 512) -> None:
-        if isinstance(dimension, bool) or not isinstance(dimension, int) or dimension < 2:
-            raise ConfigError(f"dimension must be an int >= 2, got {dimension!r}")
+        check_int("dimension", dimension, minimum=2)
         self._dimension = dimension
         self._name = name
         self._max_tokens = max_tokens

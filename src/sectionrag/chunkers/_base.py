@@ -13,8 +13,8 @@ import logging
 from collections.abc import Sequence
 from typing import Any, ClassVar
 
+from sectionrag._checks import check_int
 from sectionrag.chunkers._spans import Measure, Span, trim
-from sectionrag.errors import ConfigError
 from sectionrag.types import Chunk, Document
 
 __all__ = ["BaseChunker", "Planned", "assemble", "check_int", "check_tokenizer"]
@@ -25,15 +25,6 @@ logger = logging.getLogger("sectionrag.chunkers")
 Planned = tuple[int, int, str, int]
 
 _UNLIMITED = 1 << 60
-
-
-def check_int(name: str, value: Any, *, minimum: int) -> int:
-    """Return ``value`` if it is an int of at least ``minimum``, else raise ConfigError."""
-    if isinstance(value, bool) or not isinstance(value, int):
-        raise ConfigError(f"{name} must be an integer, not {type(value).__name__} ({value!r})")
-    if value < minimum:
-        raise ConfigError(f"{name} must be at least {minimum}, got {value}")
-    return value
 
 
 def check_tokenizer(tokenizer: Any) -> Any:

@@ -34,6 +34,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from sectionrag._checks import check_int
 from sectionrag.errors import ConfigError, EmbeddingError, MissingDependencyError, ModelNotAvailableError
 from sectionrag.registry import EMBEDDER_PRESETS
 from sectionrag.tokenizers import HFTokenizer
@@ -376,8 +377,7 @@ class SentenceTransformerEmbedder:
         trust_remote_code: bool = False,
         show_progress: bool = False,
     ) -> None:
-        if isinstance(batch_size, bool) or not isinstance(batch_size, int) or batch_size < 1:
-            raise ConfigError(f"batch_size must be a positive int, got {batch_size!r}")
+        check_int("batch_size", batch_size, minimum=1)
         self._resolved = resolve_model(model)
         self.model = model
         self.batch_size = batch_size

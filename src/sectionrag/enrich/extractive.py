@@ -22,6 +22,7 @@ from collections import Counter
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
+from sectionrag._checks import check_int
 from sectionrag.chunkers._sentences import split_sentences
 from sectionrag.enrich._apply import apply_enrichment
 from sectionrag.enrich.metadata import extract_metadata
@@ -328,8 +329,7 @@ class ExtractiveEnricher:
             ("keywords", keywords, 0),
             ("min_tokens", min_tokens, 0),
         ):
-            if isinstance(value, bool) or not isinstance(value, int) or value < low:
-                raise ConfigError(f"{name} must be an int >= {low}, got {value!r}")
+            check_int(name, value, minimum=low)
         self.fields = tuple(fields)
         self.summary_sentences = summary_sentences
         self.max_summary_chars = max_summary_chars

@@ -32,6 +32,7 @@ from dataclasses import asdict, dataclass
 from pathlib import PurePath
 from typing import TYPE_CHECKING, Any
 
+from sectionrag._checks import check_int
 from sectionrag.enrich._apply import apply_enrichment
 from sectionrag.enrich.adapters import LLMError, LLMResponseError
 from sectionrag.enrich.cache import EnrichmentCache, cache_key
@@ -229,8 +230,7 @@ class LLMEnricher:
             ("max_questions", max_questions, 1),
             ("max_consecutive_failures", max_consecutive_failures, 1),
         ):
-            if isinstance(value, bool) or not isinstance(value, int) or value < low:
-                raise ConfigError(f"{label} must be an int >= {low}, got {value!r}")
+            check_int(label, value, minimum=low)
         if not (backoff >= 0 and max_backoff >= 0):
             raise ConfigError(f"backoff and max_backoff must be >= 0, got {backoff!r}, {max_backoff!r}")
         self.llm = llm

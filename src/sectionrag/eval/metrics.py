@@ -189,8 +189,6 @@ def _mixes(document: Document, chunk: Chunk) -> bool:
     return False
 
 
-
-
 def _coverage(text: str, chunks: Sequence[Chunk]) -> tuple[int, int]:
     """Non-whitespace characters covered by some chunk, and characters covered more than once."""
     spans = sorted((c.start, c.end) for c in chunks)

@@ -14,6 +14,8 @@ import re
 from dataclasses import dataclass, field
 from typing import Any
 
+from sectionrag.parsers.headings import is_all_caps
+
 __all__ = ["PdfLine", "extract_page_lines"]
 
 # pdfium marks a hyphen at the end of a line with U+FFFE and may run the next text object
@@ -90,11 +92,6 @@ def _page_text(raw: Any, textpage: Any, count: int) -> str:
     written = raw.FPDFText_GetText(textpage, 0, count, buf)
     data = ctypes.string_at(buf, max(written - 1, 0) * 2)
     return data.decode("utf-16-le", errors="replace")
-
-
-def _all_caps(text: str) -> bool:
-    letters = [c for c in text if c.isalpha()]
-    return len(letters) >= 3 and all(c.isupper() for c in letters)
 
 
 def _middle_char(piece: str, offset: int) -> int:
@@ -194,7 +191,7 @@ def extract_page_lines(page: Any, page_index: int, *, gap_em: float = 1.6) -> li
                         )
                     )
                     # faked small capitals ("S" then "TOCK" a size smaller) keep the capitals' size
-                    psize = sizes[2] if _all_caps(stripped) else sizes[1]
+                    psize = sizes[2] if is_all_caps(stripped) else sizes[1]
                     bold = bold + bold_mid + bold_last >= 2
                     italic = italic + italic_mid + italic_last >= 2
                 lines.append(

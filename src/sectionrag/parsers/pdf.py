@@ -33,6 +33,7 @@ from sectionrag.errors import MissingDependencyError, ParseError
 from sectionrag.parsers._pdfium import PdfLine, extract_page_lines
 from sectionrag.parsers._sections import Heading, build_sections, normalize_title
 from sectionrag.parsers.headings import (
+    HeadingStyle,
     classify,
     is_all_caps,
     is_toc_line,
@@ -793,9 +794,8 @@ def _split_title(candidates: list[_Candidate], pages: list[list[PdfLine]], body:
     return title.title
 
 
-def _top_number(title: str) -> int | None:
-    """Return the chapter-level number of a heading (``Chapter 3`` and ``3.2.1`` give 3)."""
-    style = classify(title)
+def _top_number(style: HeadingStyle | None) -> int | None:
+    """Return the chapter-level number of a heading's style (``Chapter 3`` and ``3.2.1`` give 3)."""
     if style is None:
         return None
     if style.kind == "chapter":
@@ -815,13 +815,12 @@ def _without_labels(candidates: list[_Candidate], *, repeats: int = 4) -> list[_
     """
     counts = Counter(normalize_for_match(c.title) for c in candidates if not c.numbered)
     sizes = sorted(c.size for c in candidates)
-    large = sizes[int(0.9 * (len(sizes) - 1))] if sizes else 0.0
+    # the largest tenth of heading sizes, when headings come in more than one size
+    large = sizes[int(0.9 * (len(sizes) - 1))] if sizes and sizes[0] != sizes[-1] else float("inf")
     return [
         c
         for c in candidates
-        if c.numbered
-        or counts[normalize_for_match(c.title)] < repeats
-        or (c.size >= large and len(set(sizes)) > 1)
+        if c.numbered or counts[normalize_for_match(c.title)] < repeats or c.size >= large
     ]
 
 
@@ -862,11 +861,9 @@ def _in_sequence(candidates: list[_Candidate]) -> list[_Candidate]:
     (``Document divisions 6``) becomes ``6 Document divisions`` when ``6.1``
     follows.
     """
-    numbers = [_top_number(c.title) for c in candidates]
-    deep = []
-    for c in candidates:
-        style = classify(c.title)
-        deep.append(style is not None and style.kind == "num" and style.depth >= 2)
+    styles = [classify(c.title) for c in candidates]
+    numbers = [_top_number(style) for style in styles]
+    deep = [style is not None and style.kind == "num" and style.depth >= 2 for style in styles]
     numbered_positions = [i for i, n in enumerate(numbers) if n is not None]
     around: dict[int, tuple[int | None, int | None]] = {}
     for k, i in enumerate(numbered_positions):
@@ -883,13 +880,14 @@ def _in_sequence(candidates: list[_Candidate]) -> list[_Candidate]:
             if m and int(m.group("number")) == top + 1 == _next_number(numbers, numbered_positions, i):
                 c.title = f"{m.group('number')} {m.group('title')}"
                 c.order, c.numbered = _numbering_order(c.title)
+                styles[i] = classify(c.title)
                 number = top + 1
         elif number is not None and top is not None and number not in (top, top + 1):
             before, after = around[i]
             confirmed = after == number or (deep[i] and before == number)
             if not confirmed:
                 continue
-        style = classify(c.title)
+        style = styles[i]
         if style is not None and c.numbered and style.label:
             key = (style.label.rstrip(".").lower(), normalize_for_match(c.title))
             if key in seen and c.index == 0:

@@ -8,6 +8,7 @@ import re
 from collections.abc import Hashable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any, TypeVar
 
+from sectionrag._checks import check_int
 from sectionrag.errors import ConfigError, EmbedderMismatchError, StoreError
 from sectionrag.types import Chunk
 
@@ -126,8 +127,7 @@ def check_search(
 
     if mode not in MODES:
         raise ConfigError(f"unknown search mode {mode!r}; choose one of: {', '.join(MODES)}")
-    if isinstance(k, bool) or not isinstance(k, int) or k < 1:
-        raise ConfigError(f"k must be a positive int, got {k!r}")
+    check_int("k", k, minimum=1)
     if mode in ("vector", "hybrid") and query_vector is None:
         raise ConfigError(f"search mode {mode!r} needs query_vector (embed the query with embed_query)")
     if mode in ("text", "hybrid") and query_text is None:
@@ -250,5 +250,4 @@ def check_record_args(embedder: str, dimension: int) -> None:
     """Raise ConfigError unless ``embedder`` is a non-empty str and ``dimension`` a positive int."""
     if not isinstance(embedder, str) or not embedder:
         raise ConfigError(f"embedder must be a non-empty str, got {embedder!r}")
-    if isinstance(dimension, bool) or not isinstance(dimension, int) or dimension < 1:
-        raise ConfigError(f"dimension must be a positive int, got {dimension!r}")
+    check_int("dimension", dimension, minimum=1)
