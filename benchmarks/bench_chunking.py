@@ -115,7 +115,7 @@ def main() -> int:
 
     import sectionrag
     from sectionrag import Document
-    from sectionrag.chunkers._sentences import split_sentences
+    from sectionrag._sentences import split_sentences
     from sectionrag.embedders.static import get_static_embedder
     from sectionrag.tokenizers import HFTokenizer
 

@@ -106,7 +106,7 @@ def test_token_sums_equal_the_models_own_embeddings(tiny_static: StaticEmbedder)
 def test_window_sums_equal_embedding_the_window_text(tiny_static: StaticEmbedder) -> None:
     text = prose(12)
     chunker = SemanticChunker(embedder=tiny_static, min_chars=0)
-    from sectionrag.chunkers._sentences import split_sentences
+    from sectionrag._sentences import split_sentences
 
     spans = split_sentences(text).spans
     fast = chunker.similarities(text, spans)
@@ -144,7 +144,7 @@ def test_boundaries_match_chonkie(
 
 def test_merge_short_follows_chonkies_rule() -> None:
     text = "Hi. Ok. This is a longer sentence here. Short. Another long sentence follows now. X."
-    from sectionrag.chunkers._sentences import split_sentences
+    from sectionrag._sentences import split_sentences
 
     spans = merge_short(text, split_sentences(text).spans, 24, len(text))
     assert [text[a:b] for a, b in spans] == [

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from sectionrag.chunkers._sentences import (
+from sectionrag._sentences import (
     BREAK_LINE,
     BREAK_PARAGRAPH,
     BREAK_SPACE,

@@ -76,9 +76,9 @@ def test_compare_rejects_bad_input() -> None:
 
 
 def test_default_strategies_are_all_seven() -> None:
-    from sectionrag.registry import CHUNKERS
+    from sectionrag import registry
 
-    assert sorted(DEFAULT_STRATEGIES) == sorted(CHUNKERS)
+    assert sorted(DEFAULT_STRATEGIES) == registry.names("chunker")
 
 
 def test_plot(tmp_path: Path) -> None:

@@ -6,6 +6,11 @@ Quick start::
     doc = sectionrag.parse("report.md")
     chunks = sectionrag.chunker("section").chunk(doc)
 
+A plug-in adds a stage with one call, then uses it by name here, in a
+:class:`Pipeline` and on the command line::
+
+    sectionrag.register("chunker", "by-line", "my_package.chunking:LineChunker")
+
 Heavy dependencies (torch, sentence-transformers, lancedb, pdfplumber) are
 imported on first use, never by ``import sectionrag``.
 """
@@ -16,6 +21,7 @@ from importlib import import_module
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from sectionrag._version import __version__
 from sectionrag.errors import (
     ChunkingError,
     CollectionNotFoundError,
@@ -43,12 +49,12 @@ from sectionrag.protocols import (
     TokenCounter,
     VectorStore,
 )
+from sectionrag.registry import register
 from sectionrag.types import Chunk, Document, PageSpan, SearchResult, Section
 
 if TYPE_CHECKING:
     from sectionrag.pipeline import IngestReport, Pipeline
 
-__version__ = "0.1.0"
 
 __all__ = [
     "LLM",
@@ -84,17 +90,22 @@ __all__ = [
     "__version__",
     "chunker",
     "parse",
+    "register",
 ]
 
 _LAZY = {"Pipeline": "sectionrag.pipeline", "IngestReport": "sectionrag.pipeline"}
 
 
 def parse(path: str | Path, **options: Any) -> Document:
-    """Parse a file into a :class:`Document`, choosing the parser by file type.
+    """Parse a file into a :class:`Document` with the parser its type calls for.
+
+    Options (``use_outline``, ``password``, ``tables`` ...) go to the parsers
+    that accept them (see :class:`~sectionrag.parsers.AutoParser`).
 
     Raises:
         UnsupportedFileTypeError: no parser handles the file's type.
         ParseError: the file is empty, corrupt or unreadable.
+        ConfigError: an option no parser accepts.
     """
     from sectionrag.parsers import parse_file
 
@@ -103,21 +114,18 @@ def parse(path: str | Path, **options: Any) -> Document:
 
 
 def chunker(name: str, **params: Any) -> Chunker:
-    """Build a chunking strategy by name.
+    """Build a chunking strategy by its registered name.
 
-    Names: ``fixed``, ``overlap``, ``paragraph``, ``sentence``, ``recursive``,
-    ``semantic``, ``section``.
+    Built in: ``fixed``, ``overlap``, ``paragraph``, ``sentence``,
+    ``recursive``, ``semantic``, ``section``; plug-ins add their own with
+    :func:`register`.
 
     Raises:
         ConfigError: unknown name or invalid parameters.
     """
-    from sectionrag.registry import CHUNKERS, load_class
+    from sectionrag import registry
 
-    cls = load_class(CHUNKERS, name, "chunking strategy")
-    try:
-        instance: Chunker = cls(**params)
-    except TypeError as e:
-        raise ConfigError(f"invalid parameters for chunking strategy {name!r}: {e}") from e
+    instance: Chunker = registry.create("chunker", name, **params)
     return instance
 
 

@@ -3,10 +3,13 @@
 Every stage is an instance of a protocol from :mod:`sectionrag.protocols`;
 the pipeline only wires them in this fixed order::
 
-    pipe = Pipeline(parser=None, chunker=sectionrag.chunker("section"),
-                    embedder=get_embedder("minilm"), store=LanceDBStore("./db"))
+    pipe = Pipeline(chunker=sectionrag.chunker("section"), embedder=get_embedder("minilm"),
+                    store=LanceDBStore("./db"))
     report = pipe.ingest(["reports/"])
     hits = pipe.search("What was total revenue in 2025?", k=5)
+
+Wiring gives the chunker the embedder's tokenizer when it was built without
+one, so chunk sizes are counted in the tokens the model reads.
 """
 
 from __future__ import annotations
@@ -14,92 +17,154 @@ from __future__ import annotations
 import logging
 from collections.abc import Iterable, Sequence
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any, TypeVar
 
+from sectionrag import registry
+from sectionrag._checks import check_int
+from sectionrag.defaults import (
+    DEFAULT_BATCH_SIZE,
+    DEFAULT_COLLECTION,
+    DEFAULT_EMBEDDER,
+    DEFAULT_K,
+    DEFAULT_SEARCH_MODE,
+    DEFAULT_STORE,
+    DEFAULT_STRATEGY,
+)
 from sectionrag.errors import ConfigError
 from sectionrag.ingest.report import FailedSource, IngestReport
+from sectionrag.ingest.runner import run_ingest
 from sectionrag.ingest.sources import discover_files
-from sectionrag.protocols import Chunker, Embedder, Enricher, Parser, SearchMode, VectorStore, Where
+from sectionrag.ingest.stages import Stages
+from sectionrag.parsers import AutoParser
+from sectionrag.protocols import (
+    Chunker,
+    Embedder,
+    Enricher,
+    Parser,
+    SearchMode,
+    TokenizerDefault,
+    VectorStore,
+    Where,
+)
 from sectionrag.types import Document, SearchResult
 
-__all__ = ["FailedSource", "IngestReport", "Pipeline", "discover_files"]
+if TYPE_CHECKING:
+    import numpy as np
+    import numpy.typing as npt
+
+__all__ = [
+    "FailedSource",
+    "IngestReport",
+    "Pipeline",
+    "check_search_options",
+    "discover_files",
+    "search_store",
+]
 
 logger = logging.getLogger(__name__)
+
+_MODES = ("vector", "text", "hybrid")
+_S = TypeVar("_S")
+
+
+def _with_embedder_tokenizer(stage: _S, role: type, embedder: Embedder) -> _S:
+    """Give ``stage`` the embedder's tokenizer, unless it was built with one of its own."""
+    if not isinstance(stage, TokenizerDefault):
+        return stage
+    bound: _S = stage.with_default_tokenizer(embedder)
+    if not isinstance(bound, role):
+        raise TypeError(
+            f"{type(stage).__name__}.with_default_tokenizer() must return a {role.__name__}, "
+            f"not {type(bound).__name__}"
+        )
+    return bound
 
 
 class Pipeline:
     """Wires a parser, a chunker, an optional enricher, an embedder and a store.
 
     Args:
-        parser: Turns paths into Documents; ``None`` picks a parser by file type.
-        chunker: The chunking strategy.
+        parser: Turns paths into Documents (default: an
+            :class:`~sectionrag.parsers.AutoParser`, which picks by file type).
+        chunker: The chunking strategy (default: ``DEFAULT_STRATEGY``, ``section``).
+            A chunker built without a tokenizer counts tokens with the embedder's:
+            ``pipe.chunker`` is then a copy of it that does (the one given is not changed).
         embedder: Embeds chunks and queries.
         store: Where chunks and vectors live.
-        enricher: Optional per-chunk enrichment run before embedding.
-        batch_size: Chunks embedded per call, across documents.
+        enricher: Optional per-chunk enrichment run before embedding; like the
+            chunker, it counts with the embedder's tokenizer unless given one.
+        batch_size: Chunk texts per embedding call, across documents.
+
+    Raises:
+        TypeError: a stage does not implement its protocol.
+        ConfigError: ``batch_size`` below 1.
     """
 
     def __init__(
         self,
         *,
         parser: Parser | None = None,
-        chunker: Chunker,
+        chunker: Chunker | None = None,
         embedder: Embedder,
         store: VectorStore,
         enricher: Enricher | None = None,
-        batch_size: int = 64,
+        batch_size: int = DEFAULT_BATCH_SIZE,
     ) -> None:
-        for arg, proto, label in (
-            (chunker, Chunker, "chunker"),
-            (embedder, Embedder, "embedder"),
-            (store, VectorStore, "store"),
-        ):
-            if not isinstance(arg, proto):
-                raise TypeError(
-                    f"{label} must implement sectionrag.{proto.__name__}, got {type(arg).__name__}"
-                )
-        if parser is not None and not isinstance(parser, Parser):
-            raise TypeError(f"parser must implement sectionrag.Parser, got {type(parser).__name__}")
-        if enricher is not None and not isinstance(enricher, Enricher):
-            raise TypeError(f"enricher must implement sectionrag.Enricher, got {type(enricher).__name__}")
-        if batch_size < 1:
-            raise ConfigError(f"batch_size must be >= 1, got {batch_size}")
-        self.parser = parser
-        self.chunker = chunker
+        if not isinstance(embedder, Embedder):
+            raise TypeError(f"embedder must implement sectionrag.Embedder, got {type(embedder).__name__}")
+        if chunker is None:
+            chunker = registry.create("chunker", DEFAULT_STRATEGY)
+        elif not isinstance(chunker, Chunker):
+            raise TypeError(f"chunker must implement sectionrag.Chunker, got {type(chunker).__name__}")
+        self.parser: Parser = AutoParser() if parser is None else parser
+        self.chunker: Chunker = _with_embedder_tokenizer(chunker, Chunker, embedder)
         self.embedder = embedder
         self.store = store
-        self.enricher = enricher
+        self.enricher = None if enricher is None else _with_embedder_tokenizer(enricher, Enricher, embedder)
         self.batch_size = batch_size
+        self.stages()  # checks every stage now rather than at the first ingest
 
     @classmethod
     def default(
         cls,
         db: str | Path,
         *,
-        collection: str = "default",
-        embedder: str | Embedder = "bge-m3",
-        strategy: str = "section",
+        collection: str = DEFAULT_COLLECTION,
+        embedder: str | Embedder = DEFAULT_EMBEDDER,
+        strategy: str = DEFAULT_STRATEGY,
         **chunker_params: Any,
     ) -> Pipeline:
-        """Build the recommended pipeline: section-aware semantic chunks, BGE-M3, LanceDB.
+        """Build the recommended pipeline: section-aware chunks, BGE-M3, LanceDB (the defaults).
 
         Args:
             db: Directory of the LanceDB database (created if missing).
             collection: Collection (table) name.
-            embedder: A preset (``bge-m3``, ``minilm``), model id, path or Embedder.
+            embedder: A registered name (``bge-m3``, ``minilm``), model id, path or Embedder.
             strategy: Chunking strategy name.
             **chunker_params: Passed to the chunker (``size``, ``threshold`` ...).
         """
-        import sectionrag
         from sectionrag.embedders import get_embedder
-        from sectionrag.stores import LanceDBStore
 
-        emb = get_embedder(embedder)
-        chunker_params.setdefault("tokenizer", emb)
         return cls(
-            chunker=sectionrag.chunker(strategy, **chunker_params),
-            embedder=emb,
-            store=LanceDBStore(db, collection=collection),
+            chunker=registry.create("chunker", strategy, **chunker_params),
+            embedder=get_embedder(embedder),
+            store=registry.create("store", DEFAULT_STORE, db, collection=collection),
+        )
+
+    def stages(self) -> Stages:
+        """Return the stages as one value, what an ingest runner receives.
+
+        Raises:
+            TypeError: a stage does not implement its protocol.
+            ConfigError: ``batch_size`` below 1.
+        """
+        return Stages(
+            parser=self.parser,
+            chunker=self.chunker,
+            embedder=self.embedder,
+            store=self.store,
+            enricher=self.enricher,
+            batch_size=self.batch_size,
         )
 
     # -- ingestion -----------------------------------------------------------------
@@ -148,8 +213,6 @@ class Pipeline:
             EmbedderMismatchError: the collection was built with another embedder.
             StoreError: the store failed; what was written before stays consistent.
         """
-        from sectionrag.ingest.runner import run_ingest
-
         if lock_timeout < 0:
             raise ConfigError(f"lock_timeout must be >= 0 seconds, got {lock_timeout}")
         items: list[Path | Document] = []
@@ -163,7 +226,7 @@ class Pipeline:
                 raise TypeError(f"sources must be paths or Documents, not {type(s).__name__}")
         items.extend(discover_files(paths, include=include, exclude=exclude))
         return run_ingest(
-            self,
+            self.stages(),
             items,
             sync=sync,
             progress=progress,
@@ -177,21 +240,95 @@ class Pipeline:
     def search(
         self,
         query: str,
-        k: int = 5,
+        k: int = DEFAULT_K,
         where: Where | None = None,
-        mode: SearchMode = "vector",
+        mode: SearchMode = DEFAULT_SEARCH_MODE,
+        *,
+        fusion: str | None = None,
+        weights: tuple[float, float] | None = None,
+        query_vector: npt.NDArray[np.float32] | None = None,
     ) -> list[SearchResult]:
-        """Return the ``k`` best chunks for ``query`` (best first).
+        """Return the ``k`` best chunks for ``query`` (best first); see :func:`search_store`."""
+        return search_store(
+            self.store,
+            query,
+            embedder=self.embedder,
+            k=k,
+            where=where,
+            mode=mode,
+            fusion=fusion,
+            weights=weights,
+            query_vector=query_vector,
+        )
 
-        Args:
-            query: The question or keywords.
-            k: How many results.
-            where: A structured filter (``{"source": "report.pdf"}``) or raw expression.
-            mode: ``vector`` (cosine), ``text`` (full-text) or ``hybrid`` (both, fused).
-        """
-        if not isinstance(query, str):
-            raise TypeError(f"query must be str, not {type(query).__name__}")
-        if mode not in ("vector", "text", "hybrid"):
-            raise ConfigError(f"unknown search mode {mode!r}; choose one of: hybrid, text, vector")
-        vector = self.embedder.embed_query(query) if mode != "text" else None
-        return self.store.search(query_vector=vector, query_text=query, k=k, where=where, mode=mode)
+
+def check_search_options(
+    k: int, mode: str, fusion: str | None, weights: tuple[float, float] | None
+) -> dict[str, Any]:
+    """Check the options of a search; return the fusion options to pass to the store.
+
+    Raises:
+        ConfigError: ``k`` below 1, an unknown mode, or fusion options outside ``hybrid``.
+    """
+    if mode not in _MODES:
+        raise ConfigError(f"unknown search mode {mode!r}; choose one of: {', '.join(sorted(_MODES))}")
+    check_int("k", k, minimum=1)
+    options: dict[str, Any] = {}
+    if fusion is not None:
+        options["fusion"] = fusion
+    if weights is not None:
+        options["weights"] = tuple(weights)
+    if options and mode != "hybrid":
+        raise ConfigError("fusion and weights apply to hybrid only (mode 'hybrid')")
+    return options
+
+
+def search_store(
+    store: VectorStore,
+    query: str,
+    *,
+    embedder: Embedder | None = None,
+    k: int = DEFAULT_K,
+    where: Where | None = None,
+    mode: SearchMode = DEFAULT_SEARCH_MODE,
+    fusion: str | None = None,
+    weights: tuple[float, float] | None = None,
+    query_vector: npt.NDArray[np.float32] | None = None,
+) -> list[SearchResult]:
+    """Search ``store`` for ``query``: embed the query (unless ``mode="text"``), then ask the store.
+
+    This is the one search path: :meth:`Pipeline.search`, the command line
+    and retrieval evaluation all call it.
+
+    Args:
+        store: The collection to search.
+        query: The question or keywords.
+        embedder: Embeds the query (its ``embed_query``); not needed for ``text``
+            or with ``query_vector``.
+        k: How many results.
+        where: A structured filter (``{"source": "report.pdf"}``) or raw expression.
+        mode: ``vector`` (cosine), ``text`` (full-text) or ``hybrid`` (both, fused).
+        fusion: Hybrid fusion, ``linear`` or ``rrf`` (default: the store's).
+        weights: Hybrid ``(vector, text)`` weights (default: the store's).
+        query_vector: The query embedded beforehand (say, a batch of queries at once).
+
+    Raises:
+        TypeError: ``query`` is not a str.
+        ConfigError: bad ``k`` or ``mode``, fusion options outside hybrid, or no
+            embedder where one is needed.
+    """
+    if not isinstance(query, str):
+        raise TypeError(f"query must be str, not {type(query).__name__}")
+    options = check_search_options(k, mode, fusion, weights)
+    vector = None
+    if mode != "text":
+        if query_vector is not None:
+            vector = query_vector
+        elif embedder is None:
+            raise ConfigError(
+                f"mode {mode!r} needs the collection's embedder (or the query's vector); "
+                "pass one, or use mode='text'"
+            )
+        else:
+            vector = embedder.embed_query(query)
+    return store.search(query_vector=vector, query_text=query, k=k, where=where, mode=mode, **options)

@@ -13,6 +13,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Literal, Protocol, Union, runtime_checkable
 
+from sectionrag.defaults import DEFAULT_K, DEFAULT_SEARCH_MODE
 from sectionrag.types import Chunk, Document, SearchResult
 
 if TYPE_CHECKING:  # numpy is imported lazily so that `import sectionrag` stays fast
@@ -31,6 +32,7 @@ __all__ = [
     "SearchMode",
     "SourceRecord",
     "TokenCounter",
+    "TokenizerDefault",
     "VectorStore",
     "Where",
 ]
@@ -55,6 +57,20 @@ class TokenCounter(Protocol):
 
     def count_tokens(self, text: str) -> int:
         """Return the number of tokens in ``text`` (no special tokens, no truncation)."""
+        ...
+
+
+@runtime_checkable
+class TokenizerDefault(Protocol):
+    """A stage that counts tokens and takes a default counter; a pipeline gives it its embedder.
+
+    The built-in chunkers are such stages: one built without ``tokenizer=``
+    counts words alone, and counts with the embedder's tokenizer once a
+    :class:`~sectionrag.pipeline.Pipeline` wires it to that embedder.
+    """
+
+    def with_default_tokenizer(self, tokenizer: TokenCounter) -> Any:
+        """Return the stage counting with ``tokenizer``, or itself when it was built with its own."""
         ...
 
 
@@ -146,9 +162,9 @@ class VectorStore(Protocol):
         self,
         query_vector: npt.NDArray[np.float32] | None = None,
         query_text: str | None = None,
-        k: int = 5,
+        k: int = DEFAULT_K,
         where: Where | None = None,
-        mode: SearchMode = "vector",
+        mode: SearchMode = DEFAULT_SEARCH_MODE,
     ) -> list[SearchResult]:
         """Return the ``k`` best hits, best first."""
         ...

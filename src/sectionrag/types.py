@@ -243,7 +243,7 @@ class SearchResult:
     metadata: Mapping[str, Any] = field(default_factory=lambda: _EMPTY)
 
     def to_dict(self) -> dict[str, Any]:
-        """Return the JSON shape of DESIGN.md's ``search --json`` results."""
+        """Return the JSON shape of a result in ``sectionrag search --json``."""
         return {
             "rank": self.rank,
             "score": self.score,

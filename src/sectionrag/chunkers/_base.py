@@ -14,7 +14,10 @@ from collections.abc import Sequence
 from typing import Any, ClassVar
 
 from sectionrag._checks import check_int
+from sectionrag._describe import describe_call
 from sectionrag.chunkers._spans import Measure, Span, trim
+from sectionrag.defaults import DEFAULT_SIZE
+from sectionrag.protocols import TokenCounter
 from sectionrag.types import Chunk, Document
 
 __all__ = ["BaseChunker", "Planned", "assemble", "check_int", "check_tokenizer"]
@@ -55,18 +58,23 @@ class BaseChunker:
     Args:
         size: Maximum tokens per chunk (the hard cap), counted on the embedded text.
         tokenizer: What counts tokens; an :class:`~sectionrag.protocols.Embedder`
-            or a tokenizer. Its ``max_tokens``, if any, lowers the cap.
+            or a tokenizer. Its ``max_tokens``, if any, lowers the cap. Without
+            one, words and punctuation are counted, and a
+            :class:`~sectionrag.pipeline.Pipeline` gives the chunker its
+            embedder's tokenizer (:meth:`with_default_tokenizer`).
     """
 
     strategy: ClassVar[str] = ""
     _params: dict[str, Any]
+    _args: tuple[Any, ...]
 
     def __new__(cls, *args: Any, **kwargs: Any) -> Any:
         obj = super().__new__(cls)
-        obj._params = dict(kwargs)  # the arguments as given, for config()
+        obj._args = args  # the arguments as given: for config() and with_default_tokenizer()
+        obj._params = dict(kwargs)
         return obj
 
-    def __init__(self, *, size: int = 512, tokenizer: Any = None) -> None:
+    def __init__(self, *, size: int = DEFAULT_SIZE, tokenizer: Any = None) -> None:
         self.size = check_int("size", size, minimum=1)
         self.tokenizer = check_tokenizer(tokenizer)
 
@@ -84,9 +92,19 @@ class BaseChunker:
 
         Ingestion records this with every indexed source to notice changed settings.
         """
-        from sectionrag.ingest.fingerprint import describe_call
-
         return {"strategy": self.strategy, **describe_call(self, getattr(self, "_params", {}))}
+
+    def with_default_tokenizer(self, tokenizer: TokenCounter) -> BaseChunker:
+        """Return this chunker counting tokens with ``tokenizer``, unless it was built with its own.
+
+        A chunker built with ``tokenizer=...`` is returned as it is; one built
+        without is built again with the same arguments plus ``tokenizer`` (the
+        original is not changed).
+        """
+        params = getattr(self, "_params", {})
+        if params.get("tokenizer") is not None:
+            return self
+        return type(self)(*getattr(self, "_args", ()), **{**params, "tokenizer": tokenizer})
 
     def chunk(self, document: Document) -> list[Chunk]:
         """Split ``document`` into chunks, in document order.

@@ -268,12 +268,12 @@ class Measure:
     def _candidates(self, kind: int, a: int, b: int) -> list[int]:
         text = self.text
         if kind == 0:
-            from sectionrag.chunkers._sentences import split_sentences
+            from sectionrag._sentences import split_sentences
 
             spans = split_sentences(text, a, b).spans
             return [e for _, e in spans[:-1]]
         if kind == 1:
-            from sectionrag.chunkers._sentences import clause_cuts
+            from sectionrag._sentences import clause_cuts
 
             return clause_cuts(text, a, b)
         if kind == 2:

@@ -23,7 +23,7 @@ def check_unit(unit: object) -> Unit:
 
 
 def char_windows(start: int, end: int, size: int, step: int) -> list[Planned]:
-    """Windows ``[p, p + size)`` for ``p = start, start + step, ...`` while ``p < end`` (the seed's loop)."""
+    """Windows ``[p, p + size)`` for ``p = start, start + step, ...`` while ``p < end``."""
     out: list[Planned] = []
     p = start
     while p < end:

@@ -1,6 +1,6 @@
 """``fixed``: consecutive windows of N tokens (or N characters), the baseline.
 
-This is the "roll of paper towels" of seed 000: it cuts wherever the count
+Like tearing sheets off a roll of paper towels, it cuts wherever the count
 runs out, inside sentences and (in tokens of a subword tokenizer) inside
 words. It is here to measure the others against.
 """
@@ -12,6 +12,7 @@ from typing import Any
 from sectionrag.chunkers._base import BaseChunker, Planned, assemble, model_max_tokens, unlimited
 from sectionrag.chunkers._spans import Measure, Span
 from sectionrag.chunkers._windows import Unit, char_windows, check_unit, token_windows
+from sectionrag.defaults import DEFAULT_SIZE
 from sectionrag.types import Chunk, Document
 
 __all__ = ["FixedChunker"]
@@ -21,8 +22,8 @@ class FixedChunker(BaseChunker):
     """Windows of ``size`` tokens of the tokenizer (or ``size`` characters), end to end.
 
     Args:
-        size: Window length in ``unit``s (default 512).
-        unit: ``"tokens"`` (default) or ``"chars"`` (the seed's ``text[i:i+size]``).
+        size: Window length in ``unit``s (default :data:`~sectionrag.defaults.DEFAULT_SIZE`).
+        unit: ``"tokens"`` (default) or ``"chars"`` (plain ``text[i:i+size]`` slices).
         tokenizer: Counts tokens (default :class:`~sectionrag.tokenizers.WordTokenizer`).
 
     Chunks never start or end with whitespace (each window is trimmed), and a
@@ -31,7 +32,7 @@ class FixedChunker(BaseChunker):
 
     strategy = "fixed"
 
-    def __init__(self, *, size: int = 512, unit: Unit = "tokens", tokenizer: Any = None) -> None:
+    def __init__(self, *, size: int = DEFAULT_SIZE, unit: Unit = "tokens", tokenizer: Any = None) -> None:
         super().__init__(size=size, tokenizer=tokenizer)
         self.unit: Unit = check_unit(unit)
 

@@ -1,8 +1,8 @@
 """``overlap``: fixed windows that share ``overlap`` units with the previous one.
 
-With ``unit="chars", size=100, overlap=30`` it reproduces seed 001's
-``overlap_chunk`` (windows start every 70 characters while the start is
-inside the text; each window is stripped, and here the span excludes the
+With ``unit="chars", size=100, overlap=30`` it gives the textbook
+overlapping character windows: a window starts every 70 characters while
+the start is inside the text, and each is stripped (the span excludes the
 stripped whitespace).
 """
 
@@ -14,6 +14,7 @@ from sectionrag.chunkers._base import Planned, check_int
 from sectionrag.chunkers._spans import Measure
 from sectionrag.chunkers._windows import Unit, char_windows, drop_contained, token_windows
 from sectionrag.chunkers.fixed import FixedChunker
+from sectionrag.defaults import DEFAULT_SIZE
 from sectionrag.errors import ConfigError
 
 __all__ = ["OverlapChunker"]
@@ -23,7 +24,7 @@ class OverlapChunker(FixedChunker):
     """Windows of ``size`` units starting every ``size - overlap`` units.
 
     Args:
-        size: Window length in ``unit``s (default 512).
+        size: Window length in ``unit``s (default :data:`~sectionrag.defaults.DEFAULT_SIZE`).
         overlap: Units shared by consecutive windows, less than ``size`` (default
             ``size // 8``: 64 for 512).
         unit: ``"tokens"`` (default) or ``"chars"``.
@@ -33,7 +34,12 @@ class OverlapChunker(FixedChunker):
     strategy = "overlap"
 
     def __init__(
-        self, *, size: int = 512, overlap: int | None = None, unit: Unit = "tokens", tokenizer: Any = None
+        self,
+        *,
+        size: int = DEFAULT_SIZE,
+        overlap: int | None = None,
+        unit: Unit = "tokens",
+        tokenizer: Any = None,
     ) -> None:
         super().__init__(size=size, unit=unit, tokenizer=tokenizer)
         self.overlap = self.size // 8 if overlap is None else check_int("overlap", overlap, minimum=0)

@@ -1,4 +1,4 @@
-"""``paragraph``: one chunk per blank-line block, as seed 001 does.
+"""``paragraph``: one chunk per blank-line block.
 
 A heading block (a single short line such as ``Refund Policy:``, ``# Title``
 or a line that starts a section of the document) is attached to the block it
@@ -11,10 +11,11 @@ from __future__ import annotations
 import re
 from typing import Any
 
+from sectionrag._sentences import split_sentences
 from sectionrag.chunkers._base import BaseChunker
-from sectionrag.chunkers._sentences import split_sentences
 from sectionrag.chunkers._spans import Measure, Span, trim
 from sectionrag.chunkers.sentence import pack_ranges
+from sectionrag.defaults import DEFAULT_SIZE
 from sectionrag.types import Document
 
 __all__ = ["ParagraphChunker", "is_heading_line", "paragraph_blocks"]
@@ -56,15 +57,15 @@ class ParagraphChunker(BaseChunker):
     """One chunk per paragraph (blank-line block), heading blocks kept with their body.
 
     Args:
-        size: Maximum tokens per chunk (default 512); a longer block is split at
-            sentence ends.
+        size: Maximum tokens per chunk (default :data:`~sectionrag.defaults.DEFAULT_SIZE`); a
+            longer block is split at sentence ends.
         tokenizer: Counts tokens (default :class:`~sectionrag.tokenizers.WordTokenizer`).
         pack: Pack consecutive blocks together up to ``size`` (default ``False``).
     """
 
     strategy = "paragraph"
 
-    def __init__(self, *, size: int = 512, tokenizer: Any = None, pack: bool = False) -> None:
+    def __init__(self, *, size: int = DEFAULT_SIZE, tokenizer: Any = None, pack: bool = False) -> None:
         super().__init__(size=size, tokenizer=tokenizer)
         if not isinstance(pack, bool):
             raise TypeError(f"pack must be a bool, not {type(pack).__name__}")

@@ -15,10 +15,11 @@ from __future__ import annotations
 from itertools import accumulate
 from typing import Any
 
+from sectionrag._sentences import split_sentences
 from sectionrag.chunkers._base import BaseChunker
-from sectionrag.chunkers._sentences import split_sentences
 from sectionrag.chunkers._spans import Measure, Span
 from sectionrag.chunkers.sentence import pack_ranges
+from sectionrag.defaults import DEFAULT_SIZE
 from sectionrag.types import Document
 
 __all__ = ["RecursiveChunker"]
@@ -28,13 +29,13 @@ class RecursiveChunker(BaseChunker):
     """Recursive splitting by paragraph, line, sentence and word, merged up to ``size`` tokens.
 
     Args:
-        size: Maximum tokens per chunk (default 512).
+        size: Maximum tokens per chunk (default :data:`~sectionrag.defaults.DEFAULT_SIZE`).
         tokenizer: Counts tokens (default :class:`~sectionrag.tokenizers.WordTokenizer`).
     """
 
     strategy = "recursive"
 
-    def __init__(self, *, size: int = 512, tokenizer: Any = None) -> None:
+    def __init__(self, *, size: int = DEFAULT_SIZE, tokenizer: Any = None) -> None:
         super().__init__(size=size, tokenizer=tokenizer)
 
     def split(self, document: Document, measure: Measure, start: int, end: int, budget: int) -> list[Span]:

@@ -8,8 +8,8 @@ headings rather than leaving them alone in a chunk of their own).
 
 When the sections give fewer than ``min_chunks`` chunks (a flat document
 without headings, a short report), the inner strategy is run over the whole
-text instead, as seed 000 does; section starts still cut chunks there, so even
-then no chunk mixes two sections.
+text instead; section starts still cut chunks there, so even then no chunk
+mixes two sections.
 
 With ``contextual_header=True`` (the default) each chunk's embedded text is
 prefixed with its section path (``Report > Results``), stored in
@@ -23,8 +23,10 @@ import bisect
 from dataclasses import replace
 from typing import Any
 
+from sectionrag import registry
 from sectionrag.chunkers._base import BaseChunker, Planned, assemble, check_int
 from sectionrag.chunkers._spans import Measure, trim
+from sectionrag.defaults import DEFAULT_SIZE
 from sectionrag.errors import ConfigError
 from sectionrag.types import Chunk, Document
 
@@ -37,13 +39,13 @@ class SectionChunker(BaseChunker):
     """Section-aware chunking over an inner strategy.
 
     Args:
-        size: Maximum tokens per chunk, header included (default 512).
+        size: Maximum tokens per chunk, header included (default :data:`~sectionrag.defaults.DEFAULT_SIZE`).
         tokenizer: Counts tokens (default :class:`~sectionrag.tokenizers.WordTokenizer`).
         inner: The strategy used inside each section: a name (default ``"semantic"``)
             or a built-in chunker instance.
         contextual_header: Prefix the embedded text with the section path (default True).
         min_chunks: Below this many chunks from the sections, chunk the whole
-            text instead (default 3, as in seed 000; 0 turns it off).
+            text instead (default 3; 0 turns it off).
         **inner_params: Passed to the inner strategy (``threshold``,
             ``min_sentences``, ``window``, ``embedder``, ``overlap``, ``unit``, ``pack`` ...).
     """
@@ -53,7 +55,7 @@ class SectionChunker(BaseChunker):
     def __init__(
         self,
         *,
-        size: int = 512,
+        size: int = DEFAULT_SIZE,
         tokenizer: Any = None,
         inner: str | BaseChunker = "semantic",
         contextual_header: bool = True,
@@ -66,21 +68,25 @@ class SectionChunker(BaseChunker):
         self.contextual_header = contextual_header
         self.min_chunks = check_int("min_chunks", min_chunks, minimum=0)
         if isinstance(inner, str):
-            from sectionrag.registry import CHUNKERS, load_class
-
             if inner == "section":
                 raise ConfigError("inner strategy cannot be 'section'; choose another strategy")
-            cls = load_class(CHUNKERS, inner, "inner chunking strategy")
+            cls = registry.lookup("chunker", inner)
             try:
-                self.inner: BaseChunker = cls(size=size, tokenizer=self.tokenizer, **inner_params)
+                built = cls(size=size, tokenizer=self.tokenizer, **inner_params)
             except TypeError as e:
                 raise ConfigError(f"invalid parameters for inner strategy {inner!r}: {e}") from e
+            if not isinstance(built, BaseChunker):
+                raise ConfigError(
+                    f"inner strategy {inner!r} must build on sectionrag.chunkers.BaseChunker "
+                    f"(it plans spans inside each section), not {type(built).__name__}"
+                )
+            self.inner: BaseChunker = built
         elif isinstance(inner, BaseChunker) and not isinstance(inner, SectionChunker):
             if inner_params:
                 raise ConfigError(
                     f"parameters {sorted(inner_params)} cannot be applied to an inner chunker instance"
                 )
-            self.inner = inner
+            self.inner = inner.with_default_tokenizer(self.tokenizer)  # count as the section does
         else:
             raise TypeError(
                 f"inner must be a strategy name or a built-in chunker, not {type(inner).__name__}"

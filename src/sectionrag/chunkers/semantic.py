@@ -1,6 +1,6 @@
 """``semantic``: cut where the topic shifts, measured by sentence-window similarity.
 
-The behaviour of chonkie's ``SemanticChunker`` (the seed's choice): every
+The behaviour of chonkie's ``SemanticChunker``: every
 sentence ``k`` is compared (cosine) with the window of the ``window``
 sentences before it; the similarity curve is smoothed (Savitzky-Golay) and
 its local minima that fall at or below the ``threshold`` percentile of all
@@ -8,7 +8,7 @@ minima, at least ``min_sentences`` apart, become boundaries (chonkie_core's
 Rust routines do this part). Groups over the size are re-packed by whole
 sentences; a sentence over the cap alone is split at the least harmful point.
 ``method="threshold"`` instead cuts wherever the similarity falls below
-``threshold`` as an absolute cosine (the rule seed 000 describes).
+``threshold`` as an absolute cosine.
 
 What differs from chonkie, measurably (see ``docs/benchmarks.md``):
 
@@ -30,10 +30,12 @@ import itertools
 import logging
 from typing import TYPE_CHECKING, Any, Literal
 
+from sectionrag import registry
+from sectionrag._sentences import split_sentences
 from sectionrag.chunkers._base import BaseChunker, check_int
-from sectionrag.chunkers._sentences import split_sentences
 from sectionrag.chunkers._spans import Measure, Span
 from sectionrag.chunkers.sentence import pack_ranges
+from sectionrag.defaults import DEFAULT_SIMILARITY, DEFAULT_SIZE
 from sectionrag.errors import ConfigError, MissingDependencyError
 from sectionrag.types import Document
 
@@ -79,11 +81,11 @@ class SemanticChunker(BaseChunker):
     """Topic-shift chunking over sentences, with a hard token cap.
 
     Args:
-        size: Maximum tokens per chunk (default 512).
+        size: Maximum tokens per chunk (default :data:`~sectionrag.defaults.DEFAULT_SIZE`).
         tokenizer: Counts tokens for the size (default :class:`~sectionrag.tokenizers.WordTokenizer`).
         embedder: The similarity model: any :class:`~sectionrag.protocols.Embedder`;
-            default the static model distilled from the packaged MiniLM
-            (:func:`~sectionrag.embedders.static.get_static_embedder`), loaded on first use.
+            default the registered embedder :data:`~sectionrag.defaults.DEFAULT_SIMILARITY`
+            (a static model distilled from the packaged MiniLM), loaded on first use.
         threshold: ``"minima"``: percentile (0-1) of the similarity minima kept as
             boundaries; ``"threshold"``: the cosine below which a boundary goes (default 0.5).
         min_sentences: Minimum sentences between two boundaries (default 2).
@@ -100,7 +102,7 @@ class SemanticChunker(BaseChunker):
     def __init__(
         self,
         *,
-        size: int = 512,
+        size: int = DEFAULT_SIZE,
         tokenizer: Any = None,
         embedder: Any = None,
         threshold: float = 0.5,
@@ -157,9 +159,7 @@ class SemanticChunker(BaseChunker):
     def embedder(self) -> Any:
         """The similarity model (the default static model is loaded here, once)."""
         if self._embedder is None:
-            from sectionrag.embedders.static import get_static_embedder
-
-            self._embedder = get_static_embedder()
+            self._embedder = registry.create("embedder", DEFAULT_SIMILARITY)
         return self._embedder
 
     def split(self, document: Document, measure: Measure, start: int, end: int, budget: int) -> list[Span]:

@@ -11,9 +11,10 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
+from sectionrag._sentences import split_sentences
 from sectionrag.chunkers._base import BaseChunker, check_int
-from sectionrag.chunkers._sentences import split_sentences
 from sectionrag.chunkers._spans import Measure, Span
+from sectionrag.defaults import DEFAULT_SIZE
 from sectionrag.errors import ConfigError
 from sectionrag.types import Document
 
@@ -60,7 +61,7 @@ class SentenceChunker(BaseChunker):
     """Whole sentences packed greedily up to ``size`` tokens.
 
     Args:
-        size: Maximum tokens per chunk (default 512).
+        size: Maximum tokens per chunk (default :data:`~sectionrag.defaults.DEFAULT_SIZE`).
         tokenizer: Counts tokens (default :class:`~sectionrag.tokenizers.WordTokenizer`).
         min_sentences: A last chunk shorter than this borrows sentences from the
             one before it when both still fit (default 1: off).
@@ -73,7 +74,7 @@ class SentenceChunker(BaseChunker):
     def __init__(
         self,
         *,
-        size: int = 512,
+        size: int = DEFAULT_SIZE,
         tokenizer: Any = None,
         min_sentences: int = 1,
         max_sentences: int | None = None,

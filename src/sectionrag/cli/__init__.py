@@ -14,7 +14,7 @@ import logging
 import sys
 from collections.abc import Sequence
 
-from sectionrag import __version__
+from sectionrag._version import __version__
 from sectionrag.errors import ConfigError, SectionRagError
 
 __all__ = ["COMMANDS", "build_parser", "main"]

@@ -1,4 +1,4 @@
-"""Helpers shared by the CLI commands: output, embedder resolution, progress."""
+"""Helpers shared by the CLI commands: output, stages by name, progress."""
 
 from __future__ import annotations
 
@@ -6,7 +6,19 @@ import json
 import sys
 from typing import Any
 
-__all__ = ["emit_json", "progress_enabled", "resolve_embedder"]
+from sectionrag.defaults import DEFAULT_EMBEDDER, DEFAULT_STORE
+
+__all__ = [
+    "add_parser_options",
+    "build_parser",
+    "embedder_for_store",
+    "emit_json",
+    "format_results",
+    "open_store",
+    "parse_weights",
+    "progress_enabled",
+    "resolve_embedder",
+]
 
 
 def emit_json(obj: Any) -> None:
@@ -20,21 +32,59 @@ def progress_enabled() -> bool:
     return sys.stderr.isatty()
 
 
-def resolve_embedder(name: str | None, *, default: str = "bge-m3") -> Any:
-    """Return the embedder for a preset name, model id or local path (lazy import)."""
+def add_parser_options(p: Any) -> None:
+    """Add ``--parser NAME`` and ``--tables`` to a command that parses files."""
+    p.add_argument(
+        "--parser",
+        default=None,
+        metavar="NAME",
+        help="parse with this registered parser (default: chosen by each file's type and content)",
+    )
+    p.add_argument(
+        "--tables",
+        action="store_true",
+        help="PDF: find ruled tables with pdfplumber and write each row as 'cell | cell' (slower)",
+    )
+
+
+def build_parser(args: Any, **options: Any) -> Any:
+    """Return the parser ``--parser``/``--tables`` ask for (an AutoParser without ``--parser``)."""
+    from sectionrag.parsers import AutoParser, get_parser
+
+    if getattr(args, "tables", False):
+        options["tables"] = True
+    name = getattr(args, "parser", None)
+    return AutoParser(**options) if name is None else get_parser(name, **options)
+
+
+def resolve_embedder(name: str | None, *, default: str = DEFAULT_EMBEDDER) -> Any:
+    """Return the embedder for a registered name, model id or local path (lazy import)."""
     from sectionrag.embedders import get_embedder
 
     return get_embedder(name or default)
 
 
-def open_store(db: str, collection: str) -> Any:
-    """Open the LanceDB collection ``collection`` in the database directory ``db``."""
-    from sectionrag.stores import LanceDBStore
+def open_store(db: str, collection: str, store: str = DEFAULT_STORE) -> Any:
+    """Open collection ``collection`` of the registered store ``store`` at ``db``."""
+    from sectionrag import registry
 
-    return LanceDBStore(db, collection=collection)
+    return registry.create("store", store, db, collection=collection)
 
 
-def embedder_for_store(store: Any, requested: str | None, *, default: str = "bge-m3") -> Any:
+def parse_weights(text: str | None) -> tuple[float, float] | None:
+    """Parse ``--weights V,T`` into a pair of floats (``None`` when not given)."""
+    from sectionrag.errors import ConfigError
+
+    if text is None:
+        return None
+    try:
+        vector, text_weight = (float(part) for part in text.split(","))
+    except ValueError:
+        raise ConfigError(f"--weights takes two numbers such as 0.7,0.3, got {text!r}") from None
+    return vector, text_weight
+
+
+def embedder_for_store(store: Any, requested: str | None, *, default: str = DEFAULT_EMBEDDER) -> Any:
     """Pick the embedder for a collection: the requested one, else the one it records.
 
     A collection that already exists remembers its embedder, so a user need not

@@ -6,7 +6,8 @@ import argparse
 import hashlib
 from typing import Any
 
-from sectionrag.cli._common import emit_json
+from sectionrag.cli._common import add_parser_options, build_parser, emit_json
+from sectionrag.defaults import DEFAULT_SIMILARITY, DEFAULT_SIZE, DEFAULT_STRATEGY
 
 __all__ = ["chunk_json", "register", "run", "strategy_params"]
 
@@ -24,26 +25,30 @@ def register(subparsers: Any, common: argparse.ArgumentParser) -> None:
         "section mixing and sizes.",
     )
     p.add_argument("file", metavar="FILE", help="the file to chunk")
+    add_parser_options(p)
     p.add_argument(
         "--strategy",
-        default="section",
-        help="fixed, overlap, paragraph, sentence, recursive, semantic or section (default: %(default)s)",
+        default=DEFAULT_STRATEGY,
+        help="fixed, overlap, paragraph, sentence, recursive, semantic, section or another registered "
+        "strategy (default: %(default)s)",
     )
-    p.add_argument("--size", type=int, default=None, help="maximum tokens per chunk (default 512)")
+    p.add_argument(
+        "--size", type=int, default=None, help=f"maximum tokens per chunk (default {DEFAULT_SIZE})"
+    )
     p.add_argument("--overlap", type=int, default=None, help="overlap for the overlap strategy")
     p.add_argument("--unit", default=None, choices=("tokens", "chars"), help="window unit (fixed, overlap)")
     p.add_argument("--threshold", type=float, default=None, help="semantic threshold (default 0.5)")
     p.add_argument(
         "--embedder",
         default=None,
-        help="count tokens with this model's tokenizer (minilm, bge-m3, a model id or path); "
-        "its max_tokens caps the size",
+        help="count tokens with this model's tokenizer (minilm, bge-m3, a registered embedder, a model "
+        "id or path); its max_tokens caps the size",
     )
     p.add_argument(
         "--similarity",
-        default="static",
-        help="similarity model for semantic/section: 'static' (default, distilled offline from MiniLM) "
-        "or an embedder name",
+        default=DEFAULT_SIMILARITY,
+        help="similarity model for semantic/section: an embedder name (default: %(default)s, a static "
+        "model distilled offline from MiniLM)",
     )
     p.add_argument(
         "--param",
@@ -74,11 +79,7 @@ def strategy_params(args: argparse.Namespace) -> dict[str, Any]:
 
 
 def _similarity(name: str, embedder_name: str | None, embedder: Any) -> Any:
-    """Return the similarity model for ``--similarity NAME`` (``static`` or an embedder name)."""
-    if name == "static":
-        from sectionrag.embedders.static import get_static_embedder
-
-        return get_static_embedder()
+    """Return the similarity model for ``--similarity NAME``: ``--embedder``'s model when the same."""
     if embedder is not None and name == embedder_name:
         return embedder
     from sectionrag.cli._common import resolve_embedder
@@ -87,7 +88,7 @@ def _similarity(name: str, embedder_name: str | None, embedder: Any) -> Any:
 
 
 def chunk_json(doc: Any, strategy: str, chunks: list[Any]) -> dict[str, Any]:
-    """Return the ``chunk --json`` shape of DESIGN.md."""
+    """Return the JSON document ``sectionrag chunk --json`` prints."""
     return {
         "doc_id": doc.id,
         "source": doc.source,
@@ -111,10 +112,10 @@ def chunk_json(doc: Any, strategy: str, chunks: list[Any]) -> dict[str, Any]:
 
 def run(args: argparse.Namespace) -> int:
     """Chunk ``args.file`` and print the chunks (and stats)."""
-    import sectionrag
+    from sectionrag import registry
     from sectionrag.eval.metrics import chunk_stats
 
-    doc = sectionrag.parse(args.file)
+    doc = build_parser(args).parse(args.file)
     params = strategy_params(args)
     embedder = None
     if args.embedder is not None:
@@ -125,7 +126,7 @@ def run(args: argparse.Namespace) -> int:
     inner = params.get("inner", "semantic")
     if args.strategy in _SIMILARITY_STRATEGIES and (args.strategy == "semantic" or inner == "semantic"):
         params.setdefault("embedder", _similarity(args.similarity, args.embedder, embedder))
-    chunker = sectionrag.chunker(args.strategy, **params)
+    chunker = registry.create("chunker", args.strategy, **params)
     chunks = chunker.chunk(doc)
     stats = None
     if args.stats:

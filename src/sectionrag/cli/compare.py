@@ -1,4 +1,4 @@
-"""``sectionrag compare FILE --query Q``: the seed 001 experiment for any document."""
+"""``sectionrag compare FILE --query Q``: chunking strategies side by side on one document."""
 
 from __future__ import annotations
 
@@ -41,9 +41,9 @@ def register(subparsers: Any, common: argparse.ArgumentParser) -> None:
 
 def run(args: argparse.Namespace) -> int:
     """Run the comparison and print it."""
-    import sectionrag
     from sectionrag.errors import ConfigError
     from sectionrag.eval.compare import DEFAULT_STRATEGIES, compare, plot
+    from sectionrag.parsers import parse_file
 
     specs = (
         DEFAULT_STRATEGIES
@@ -52,7 +52,7 @@ def run(args: argparse.Namespace) -> int:
     )
     if not specs:
         raise ConfigError("--strategies is empty; name at least one strategy")
-    doc = sectionrag.parse(args.file)
+    doc = parse_file(args.file)
     embedder = resolve_embedder(args.embedder)
     similarity = None
     if args.similarity is not None and args.similarity != "static":

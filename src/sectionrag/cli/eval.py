@@ -5,7 +5,8 @@ from __future__ import annotations
 import argparse
 from typing import Any
 
-from sectionrag.cli._common import embedder_for_store, emit_json, open_store
+from sectionrag.cli._common import embedder_for_store, emit_json, open_store, parse_weights
+from sectionrag.defaults import DEFAULT_COLLECTION, DEFAULT_K, DEFAULT_SEARCH_MODE, DEFAULT_STORE
 
 __all__ = ["format_report", "register"]
 
@@ -33,9 +34,21 @@ def register(sub: Any, common: argparse.ArgumentParser) -> None:
     )
     p.add_argument("queries", metavar="QUERIES.jsonl", help="one JSON query per line")
     p.add_argument("--db", required=True, help="database directory")
-    p.add_argument("--collection", default="default", help="collection name (default: %(default)s)")
-    p.add_argument("-k", type=int, default=5, help="results scored per query (default: %(default)s)")
-    p.add_argument("--mode", choices=("vector", "text", "hybrid"), default="vector")
+    p.add_argument("--collection", default=DEFAULT_COLLECTION, help="collection name (default: %(default)s)")
+    p.add_argument("--store", default=DEFAULT_STORE, help="registered store (default: %(default)s)")
+    p.add_argument("-k", type=int, default=DEFAULT_K, help="results scored per query (default: %(default)s)")
+    p.add_argument(
+        "--mode",
+        choices=("vector", "text", "hybrid"),
+        default=DEFAULT_SEARCH_MODE,
+        help="search mode (default: %(default)s)",
+    )
+    p.add_argument(
+        "--fusion", choices=("rrf", "linear"), default=None, help="hybrid fusion (default: the store's)"
+    )
+    p.add_argument(
+        "--weights", default=None, metavar="V,T", help="hybrid weights of the vector and text rankings"
+    )
     p.add_argument(
         "--where", default=None, metavar="EXPR", help="raw filter expression applied to every search"
     )
@@ -81,20 +94,32 @@ def format_report(report: Any, *, show: int = 10, width: int = 70) -> str:
 
 def run(args: argparse.Namespace) -> int:
     """Evaluate retrieval and print the metrics."""
-    from sectionrag.errors import CollectionNotFoundError, ConfigError
+    from sectionrag._checks import check_int
+    from sectionrag.errors import CollectionNotFoundError
     from sectionrag.eval.retrieval import evaluate, load_queries
+    from sectionrag.pipeline import check_search_options
 
-    if args.k < 1:
-        raise ConfigError(f"-k must be at least 1, got {args.k}")
+    check_int("-k", args.k, minimum=1)
+    weights = parse_weights(args.weights)
+    check_search_options(args.k, args.mode, args.fusion, weights)
     queries = load_queries(args.queries)
-    store = open_store(args.db, args.collection)
+    store = open_store(args.db, args.collection, args.store)
     if store.info() is None:
         raise CollectionNotFoundError(
             f"collection {args.collection!r} does not exist in {args.db}; index documents first "
             f"with `sectionrag index PATH --db {args.db}`"
         )
     embedder = None if args.mode == "text" else embedder_for_store(store, args.embedder)
-    report = evaluate(store, queries, embedder=embedder, k=args.k, mode=args.mode, where=args.where)
+    report = evaluate(
+        store,
+        queries,
+        embedder=embedder,
+        k=args.k,
+        mode=args.mode,
+        where=args.where,
+        fusion=args.fusion,
+        weights=weights,
+    )
     if args.json:
         payload = report.to_dict()
         payload["collection"] = args.collection

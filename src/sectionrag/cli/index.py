@@ -7,7 +7,15 @@ import sys
 import time
 from typing import Any
 
-from sectionrag.cli._common import embedder_for_store, emit_json, open_store, progress_enabled
+from sectionrag.cli._common import (
+    add_parser_options,
+    build_parser,
+    embedder_for_store,
+    emit_json,
+    open_store,
+    progress_enabled,
+)
+from sectionrag.defaults import DEFAULT_COLLECTION, DEFAULT_EMBEDDER, DEFAULT_STORE, DEFAULT_STRATEGY
 
 __all__ = ["register"]
 
@@ -17,21 +25,26 @@ def register(sub: Any, common: argparse.ArgumentParser) -> None:
     p = sub.add_parser("index", parents=[common], help="index files or directories into a database")
     p.add_argument("paths", nargs="+", metavar="PATH", help="files or directories to index")
     p.add_argument("--db", required=True, help="database directory (created if missing)")
-    p.add_argument("--collection", default="default", help="collection name (default: %(default)s)")
+    p.add_argument("--collection", default=DEFAULT_COLLECTION, help="collection name (default: %(default)s)")
+    p.add_argument("--store", default=DEFAULT_STORE, help="registered store (default: %(default)s)")
     p.add_argument(
         "--embedder",
         default=None,
-        help="bge-m3 (default for a new collection), minilm, a model id or a local path; "
-        "an existing collection remembers its embedder",
+        help=f"{DEFAULT_EMBEDDER} (default for a new collection), minilm, another registered embedder, "
+        "a model id or a local path; an existing collection remembers its embedder",
     )
-    p.add_argument("--strategy", default="section", help="chunking strategy (default: %(default)s)")
+    p.add_argument(
+        "--strategy", default=DEFAULT_STRATEGY, help="registered chunking strategy (default: %(default)s)"
+    )
     p.add_argument("--size", type=int, default=None, help="maximum tokens per chunk")
+    add_parser_options(p)
     p.add_argument(
         "--enrich",
         default="none",
         metavar="MODE",
         help="none (default); extractive (offline: central sentence, key phrases, dates, fiscal "
-        "periods, amounts, names); llm (summary, questions, entities from --llm-url/--anthropic)",
+        "periods, amounts, names); llm (summary, questions, entities from --llm-url/--anthropic); "
+        "or another registered enricher",
     )
     p.add_argument(
         "--llm-url",
@@ -93,30 +106,33 @@ def register(sub: Any, common: argparse.ArgumentParser) -> None:
 ENRICH_CACHE = "enrichment_cache.sqlite3"
 
 
-def build_enricher(mode: str, args: argparse.Namespace, embedder: Any = None) -> Any:
+def build_enricher(mode: str, args: argparse.Namespace) -> Any:
     """Return the enricher for ``--enrich MODE`` (``None`` for ``none``).
 
     ``llm`` uses an OpenAI-compatible server (``--llm-url``, ``--llm-model``) or,
     with ``--anthropic``, Anthropic's API; answers are cached in the database
     directory (:data:`ENRICH_CACHE`), so re-indexing unchanged text calls no LLM.
+    Any other mode is a registered enricher, built with no arguments.
 
     Raises:
         ConfigError: unknown mode, or ``llm`` without a URL and model.
     """
     from pathlib import Path
 
+    from sectionrag import registry
     from sectionrag.errors import ConfigError
 
     embed_summary = bool(getattr(args, "embed_summary", False))
     if mode == "none":
         return None
     if mode == "extractive":
-        from sectionrag.enrich import ExtractiveEnricher
-
-        return ExtractiveEnricher(embed_summary=embed_summary, tokenizer=embedder)
+        return registry.create("enricher", mode, embed_summary=embed_summary)
     if mode != "llm":
-        raise ConfigError(f"unknown --enrich mode {mode!r}; choose one of: extractive, llm, none")
-    from sectionrag.enrich import AnthropicLLM, LLMEnricher, OpenAICompatibleLLM, SQLiteCache
+        if registry.find("enricher", mode) is None:
+            modes = ", ".join(sorted([*registry.names("enricher"), "none"]))
+            raise ConfigError(f"unknown --enrich mode {mode!r}; choose one of: {modes}")
+        return registry.create("enricher", mode)
+    from sectionrag.enrich import AnthropicLLM, OpenAICompatibleLLM, SQLiteCache
 
     llm: Any
     if getattr(args, "anthropic", False):
@@ -134,23 +150,24 @@ def build_enricher(mode: str, args: argparse.Namespace, embedder: Any = None) ->
         )
     path = Path(args.db).expanduser() / ENRICH_CACHE
     cache = None if getattr(args, "estimate", False) and not path.exists() else SQLiteCache(path)
-    return LLMEnricher(
+    return registry.create(
+        "enricher",
+        "llm",
         llm,
         cache=cache,
         concurrency=args.llm_concurrency,
         min_tokens=args.enrich_min_tokens,
         embed_summary=embed_summary,
-        tokenizer=embedder,
     )
 
 
-def estimate(args: argparse.Namespace, chunker: Any, enricher: Any) -> int:
+def estimate(args: argparse.Namespace, pipe: Any) -> int:
     """``--estimate``: parse and chunk the paths, print what enrichment would cost; send and write nothing."""
-    import sectionrag
     from sectionrag.enrich import EnrichmentEstimate
     from sectionrag.errors import ConfigError, SectionRagError
     from sectionrag.pipeline import discover_files
 
+    enricher = pipe.enricher
     if enricher is None:
         raise ConfigError("--estimate needs --enrich llm (or extractive, which calls no LLM)")
     total = EnrichmentEstimate(0, 0, 0, 0, 0, 0)
@@ -158,7 +175,7 @@ def estimate(args: argparse.Namespace, chunker: Any, enricher: Any) -> int:
     files = discover_files(args.paths, include=args.include, exclude=args.exclude)
     for path in files:
         try:
-            chunks = chunker.chunk(sectionrag.parse(path))
+            chunks = pipe.chunker.chunk(pipe.parser.parse(path))
         except (SectionRagError, OSError) as e:
             failed.append({"source": str(path), "error": " ".join(str(e).split())})
             continue
@@ -181,24 +198,22 @@ def estimate(args: argparse.Namespace, chunker: Any, enricher: Any) -> int:
 
 def run(args: argparse.Namespace) -> int:
     """Index the given paths and print a report."""
-    import sectionrag
+    from sectionrag import registry
     from sectionrag.pipeline import Pipeline
 
     started = time.perf_counter()
-    store = open_store(args.db, args.collection)
+    store = open_store(args.db, args.collection, args.store)
     embedder = embedder_for_store(store, args.embedder)
-    params: dict[str, Any] = {"tokenizer": embedder}
-    if args.size is not None:
-        params["size"] = args.size
-    enricher = build_enricher(args.enrich, args, embedder)
-    if args.estimate:
-        return estimate(args, sectionrag.chunker(args.strategy, **params), enricher)
+    params: dict[str, Any] = {} if args.size is None else {"size": args.size}
     pipe = Pipeline(
-        chunker=sectionrag.chunker(args.strategy, **params),
+        parser=build_parser(args),
+        chunker=registry.create("chunker", args.strategy, **params),
         embedder=embedder,
         store=store,
-        enricher=enricher,
+        enricher=build_enricher(args.enrich, args),
     )
+    if args.estimate:
+        return estimate(args, pipe)
     report = pipe.ingest(
         args.paths,
         sync=args.sync,

@@ -6,7 +6,7 @@ import argparse
 import json
 from typing import Any
 
-from sectionrag.cli._common import emit_json
+from sectionrag.cli._common import add_parser_options, build_parser, emit_json
 from sectionrag.types import Document, Section
 
 __all__ = ["document_json", "register", "run"]
@@ -22,6 +22,7 @@ def register(subparsers: Any, common: argparse.ArgumentParser) -> None:
         "an indented outline with pages, or JSON with --json.",
     )
     p.add_argument("file", metavar="FILE", help="the file to parse")
+    add_parser_options(p)
     p.add_argument(
         "--no-outline",
         action="store_true",
@@ -51,7 +52,7 @@ def _jsonable(value: Any) -> Any:
 
 
 def document_json(doc: Document) -> dict[str, Any]:
-    """Return the ``parse --json`` shape of DESIGN.md for ``doc`` (plus ``metadata``)."""
+    """Return the JSON document ``sectionrag parse --json`` prints for ``doc``."""
     return {
         "source": doc.source,
         "doc_id": doc.id,
@@ -72,9 +73,8 @@ def _pages_label(section: Section) -> str:
 
 def run(args: argparse.Namespace) -> int:
     """Parse ``args.file`` and print its outline (or JSON)."""
-    from sectionrag.parsers import parse_file
-
-    doc = parse_file(args.file, use_outline=not args.no_outline)
+    options = {"use_outline": False} if args.no_outline else {}
+    doc = build_parser(args, **options).parse(args.file)
     if args.json:
         emit_json(document_json(doc))
         return 0

@@ -5,7 +5,21 @@ from __future__ import annotations
 import argparse
 from typing import Any
 
-from sectionrag.cli._common import embedder_for_store, emit_json, format_results, open_store
+from sectionrag.cli._common import (
+    embedder_for_store,
+    emit_json,
+    format_results,
+    open_store,
+    parse_weights,
+)
+from sectionrag.defaults import (
+    DEFAULT_COLLECTION,
+    DEFAULT_FUSION,
+    DEFAULT_K,
+    DEFAULT_SEARCH_MODE,
+    DEFAULT_STORE,
+    DEFAULT_WEIGHTS,
+)
 
 __all__ = ["register"]
 
@@ -15,17 +29,24 @@ def register(sub: Any, common: argparse.ArgumentParser) -> None:
     p = sub.add_parser("search", parents=[common], help="search an index")
     p.add_argument("query", help="the question or keywords")
     p.add_argument("--db", required=True, help="database directory")
-    p.add_argument("--collection", default="default", help="collection name (default: %(default)s)")
-    p.add_argument("-k", type=int, default=5, help="number of results (default: %(default)s)")
-    p.add_argument("--mode", choices=("vector", "text", "hybrid"), default="vector")
+    p.add_argument("--collection", default=DEFAULT_COLLECTION, help="collection name (default: %(default)s)")
+    p.add_argument("--store", default=DEFAULT_STORE, help="registered store (default: %(default)s)")
+    p.add_argument("-k", type=int, default=DEFAULT_K, help="number of results (default: %(default)s)")
     p.add_argument(
-        "--fusion", choices=("rrf", "linear"), default=None, help="hybrid fusion (default: linear)"
+        "--mode",
+        choices=("vector", "text", "hybrid"),
+        default=DEFAULT_SEARCH_MODE,
+        help="search mode (default: %(default)s)",
+    )
+    p.add_argument(
+        "--fusion", choices=("rrf", "linear"), default=None, help=f"hybrid fusion (default: {DEFAULT_FUSION})"
     )
     p.add_argument(
         "--weights",
         default=None,
         metavar="V,T",
-        help="hybrid weights of the vector and text rankings (default: 1,0.5)",
+        help="hybrid weights of the vector and text rankings "
+        f"(default: {DEFAULT_WEIGHTS[0]:g},{DEFAULT_WEIGHTS[1]:g})",
     )
     p.add_argument(
         "--source", action="append", default=[], metavar="NAME", help="only this document (repeatable)"
@@ -73,29 +94,16 @@ def build_where(args: argparse.Namespace, store: Any) -> Any:
     return args.where or structured or None
 
 
-def parse_weights(text: str | None) -> tuple[float, float] | None:
-    """Parse ``--weights V,T`` into a pair of floats (``None`` when not given)."""
-    from sectionrag.errors import ConfigError
-
-    if text is None:
-        return None
-    try:
-        vector, text_weight = (float(part) for part in text.split(","))
-    except ValueError:
-        raise ConfigError(f"--weights takes two numbers such as 0.7,0.3, got {text!r}") from None
-    return vector, text_weight
-
-
 def run(args: argparse.Namespace) -> int:
     """Search and print ranked results."""
-    from sectionrag.errors import CollectionNotFoundError, ConfigError, StoreError
+    from sectionrag._checks import check_int
+    from sectionrag.errors import CollectionNotFoundError, StoreError
+    from sectionrag.pipeline import check_search_options, search_store
 
-    if args.k < 1:
-        raise ConfigError(f"-k must be at least 1, got {args.k}")
+    check_int("-k", args.k, minimum=1)
     weights = parse_weights(args.weights)
-    if (args.fusion or weights) and args.mode != "hybrid":
-        raise ConfigError("--fusion and --weights apply to --mode hybrid only")
-    store = open_store(args.db, args.collection)
+    check_search_options(args.k, args.mode, args.fusion, weights)
+    store = open_store(args.db, args.collection, args.store)
     info = store.info()
     if info is None:
         raise CollectionNotFoundError(
@@ -107,18 +115,16 @@ def run(args: argparse.Namespace) -> int:
             f"collection {args.collection!r} in {args.db} is empty; index documents into it with "
             f"`sectionrag index PATH --db {args.db} --collection {args.collection}`"
         )
-    where = build_where(args, store)
-    vector = None
-    if args.mode != "text":
-        embedder = embedder_for_store(store, args.embedder)
-        vector = embedder.embed_query(args.query)
-    options: dict[str, Any] = {}
-    if args.fusion:
-        options["fusion"] = args.fusion
-    if weights:
-        options["weights"] = weights
-    results = store.search(
-        query_vector=vector, query_text=args.query, k=args.k, where=where, mode=args.mode, **options
+    embedder = None if args.mode == "text" else embedder_for_store(store, args.embedder)
+    results = search_store(
+        store,
+        args.query,
+        embedder=embedder,
+        k=args.k,
+        where=build_where(args, store),
+        mode=args.mode,
+        fusion=args.fusion,
+        weights=weights,
     )
     if args.json:
         emit_json({"results": [r.to_dict() for r in results]})

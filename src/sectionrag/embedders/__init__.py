@@ -1,8 +1,9 @@
 """Embedders: :class:`SentenceTransformerEmbedder` and :func:`get_embedder`.
 
 Names accepted by :func:`get_embedder` (and the CLI's ``--embedder``): a
-preset from :data:`sectionrag.registry.EMBEDDER_PRESETS` (``bge-m3``, the
-default; ``minilm``, the packaged offline MiniLM), any sentence-transformers
+registered embedder (``bge-m3``, the default; ``minilm``, the packaged
+offline MiniLM; ``static``, a model2vec model distilled from it; or a
+plug-in's, see :func:`sectionrag.register`), any other sentence-transformers
 model id, or a local model directory. Importing this package loads no model
 and no torch.
 """
@@ -11,6 +12,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from sectionrag import registry
+from sectionrag.defaults import DEFAULT_EMBEDDER
 from sectionrag.embedders.sentence_transformers import SentenceTransformerEmbedder, resolve_model
 from sectionrag.errors import ConfigError
 from sectionrag.protocols import Embedder
@@ -18,14 +21,15 @@ from sectionrag.protocols import Embedder
 __all__ = ["SentenceTransformerEmbedder", "get_embedder", "resolve_model"]
 
 
-def get_embedder(name: str | Embedder = "bge-m3", **options: Any) -> Embedder:
-    """Return an embedder for a preset, model id or local path; an Embedder instance is returned as is.
+def get_embedder(name: str | Embedder = DEFAULT_EMBEDDER, **options: Any) -> Embedder:
+    """Return the embedder for a registered name, model id or local path; an Embedder is returned as is.
 
     Args:
-        name: ``bge-m3``, ``minilm``, a sentence-transformers model id, a local
-            model directory, or an object implementing the Embedder protocol.
-        **options: Passed to :class:`SentenceTransformerEmbedder` (``batch_size``,
-            ``device``, ``normalize``, ``trust_remote_code``, ``show_progress``).
+        name: A registered name (``bge-m3``, ``minilm``, ``static``, a plug-in's),
+            a sentence-transformers model id, a local model directory, or an
+            object implementing the Embedder protocol.
+        **options: Passed to the embedder's constructor (for sentence-transformers:
+            ``batch_size``, ``device``, ``normalize``, ``trust_remote_code``, ``show_progress``).
 
     Raises:
         ConfigError: bad name or options.
@@ -38,6 +42,9 @@ def get_embedder(name: str | Embedder = "bge-m3", **options: Any) -> Embedder:
                 raise ConfigError(f"options {sorted(options)} cannot be applied to an Embedder instance")
             return name
         raise TypeError(f"name must be a str or an Embedder, not {type(name).__name__}")
+    if registry.find("embedder", name) is not None:
+        built: Embedder = registry.create("embedder", name, **options)  # checked where it is used
+        return built
     try:
         return SentenceTransformerEmbedder(name, **options)
     except TypeError as e:

@@ -7,9 +7,9 @@
 - LLM adapters: :class:`OpenAICompatibleLLM` (plain HTTP) and :class:`AnthropicLLM`.
 - :func:`extract_metadata`, :func:`enrichment_text`, :func:`list_values`: the pieces.
 
-The keys enrichers write are listed in :mod:`sectionrag.enrich.fields`.
-Names are imported on first use, so ``import sectionrag.enrich.fields`` (as
-the stores do) loads nothing else.
+The keys enrichers write (and stores index) are listed in
+:mod:`sectionrag.enrichment_fields`, below the stages, where enrichers and
+stores both read them. Names here are imported on first use.
 """
 
 from __future__ import annotations
@@ -21,16 +21,16 @@ if TYPE_CHECKING:
     from sectionrag.enrich.adapters import AnthropicLLM, LLMError, LLMResponseError, OpenAICompatibleLLM
     from sectionrag.enrich.cache import EnrichmentCache, MemoryCache, SQLiteCache, cache_key
     from sectionrag.enrich.extractive import ExtractiveEnricher
-    from sectionrag.enrich.fields import (
+    from sectionrag.enrich.llm import EnrichmentEstimate, EnrichmentStats, LLMEnricher
+    from sectionrag.enrich.metadata import extract_metadata
+    from sectionrag.enrich.prompts import PROMPT_VERSION, MalformedResponseError
+    from sectionrag.enrichment_fields import (
         ENRICHMENT_KEYS,
         LIST_FIELDS,
         TEXT_FIELDS,
         enrichment_text,
         list_values,
     )
-    from sectionrag.enrich.llm import EnrichmentEstimate, EnrichmentStats, LLMEnricher
-    from sectionrag.enrich.metadata import extract_metadata
-    from sectionrag.enrich.prompts import PROMPT_VERSION, MalformedResponseError
 
 __all__ = [
     "ENRICHMENT_KEYS",
@@ -56,13 +56,19 @@ __all__ = [
 ]
 
 _MODULES = {
-    "adapters": ("AnthropicLLM", "LLMError", "LLMResponseError", "OpenAICompatibleLLM"),
-    "cache": ("EnrichmentCache", "MemoryCache", "SQLiteCache", "cache_key"),
-    "extractive": ("ExtractiveEnricher",),
-    "fields": ("ENRICHMENT_KEYS", "LIST_FIELDS", "TEXT_FIELDS", "enrichment_text", "list_values"),
-    "llm": ("EnrichmentEstimate", "EnrichmentStats", "LLMEnricher"),
-    "metadata": ("extract_metadata",),
-    "prompts": ("PROMPT_VERSION", "MalformedResponseError"),
+    "sectionrag.enrich.adapters": ("AnthropicLLM", "LLMError", "LLMResponseError", "OpenAICompatibleLLM"),
+    "sectionrag.enrich.cache": ("EnrichmentCache", "MemoryCache", "SQLiteCache", "cache_key"),
+    "sectionrag.enrich.extractive": ("ExtractiveEnricher",),
+    "sectionrag.enrichment_fields": (
+        "ENRICHMENT_KEYS",
+        "LIST_FIELDS",
+        "TEXT_FIELDS",
+        "enrichment_text",
+        "list_values",
+    ),
+    "sectionrag.enrich.llm": ("EnrichmentEstimate", "EnrichmentStats", "LLMEnricher"),
+    "sectionrag.enrich.metadata": ("extract_metadata",),
+    "sectionrag.enrich.prompts": ("PROMPT_VERSION", "MalformedResponseError"),
 }
 _LAZY = {name: module for module, names in _MODULES.items() for name in names}
 
@@ -71,7 +77,7 @@ def __getattr__(name: str) -> Any:
     module = _LAZY.get(name)
     if module is None:
         raise AttributeError(f"module 'sectionrag.enrich' has no attribute {name!r}")
-    value = getattr(import_module(f"sectionrag.enrich.{module}"), name)
+    value = getattr(import_module(module), name)
     globals()[name] = value
     return value
 

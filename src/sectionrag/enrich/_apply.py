@@ -2,18 +2,33 @@
 
 from __future__ import annotations
 
+import copy
 import dataclasses
 from collections.abc import Mapping
 from types import MappingProxyType
-from typing import Any
+from typing import Any, TypeVar
 
 from sectionrag.protocols import TokenCounter
 from sectionrag.tokenizers import WordTokenizer
 from sectionrag.types import Chunk
 
-__all__ = ["apply_enrichment"]
+__all__ = ["apply_enrichment", "with_tokenizer"]
 
 _WORDS = WordTokenizer()
+_Stage = TypeVar("_Stage")
+
+
+def with_tokenizer(stage: _Stage, tokenizer: TokenCounter) -> _Stage:
+    """Return ``stage`` if its ``tokenizer`` is set, else a shallow copy of it that counts with ``tokenizer``.
+
+    The copy shares everything else (statistics, caches, the LLM), so what the
+    pipeline's copy records is seen on the original.
+    """
+    if getattr(stage, "tokenizer", None) is not None:
+        return stage
+    bound = copy.copy(stage)
+    bound.tokenizer = tokenizer  # type: ignore[attr-defined]
+    return bound
 
 
 def apply_enrichment(

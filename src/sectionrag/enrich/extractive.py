@@ -23,8 +23,8 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
 from sectionrag._checks import check_int
-from sectionrag.chunkers._sentences import split_sentences
-from sectionrag.enrich._apply import apply_enrichment
+from sectionrag._sentences import split_sentences
+from sectionrag.enrich._apply import apply_enrichment, with_tokenizer
 from sectionrag.enrich.metadata import extract_metadata
 from sectionrag.errors import ConfigError
 from sectionrag.types import Chunk, Document
@@ -341,6 +341,13 @@ class ExtractiveEnricher:
 
     def __repr__(self) -> str:
         return f"ExtractiveEnricher(fields={self.fields!r}, embed_summary={self.embed_summary!r})"
+
+    def with_default_tokenizer(self, tokenizer: TokenCounter) -> ExtractiveEnricher:
+        """Return this enricher counting ``token_count`` with ``tokenizer`` unless it was given one.
+
+        A pipeline calls this with its embedder (see :class:`~sectionrag.protocols.TokenizerDefault`).
+        """
+        return with_tokenizer(self, tokenizer)
 
     @property
     def name(self) -> str:

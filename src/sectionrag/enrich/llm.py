@@ -33,7 +33,7 @@ from pathlib import PurePath
 from typing import TYPE_CHECKING, Any
 
 from sectionrag._checks import check_int
-from sectionrag.enrich._apply import apply_enrichment
+from sectionrag.enrich._apply import apply_enrichment, with_tokenizer
 from sectionrag.enrich.adapters import LLMError, LLMResponseError
 from sectionrag.enrich.cache import EnrichmentCache, cache_key
 from sectionrag.enrich.metadata import extract_metadata
@@ -257,6 +257,13 @@ class LLMEnricher:
 
     def __repr__(self) -> str:
         return f"LLMEnricher({self.llm!r}, fields={self.fields!r}, model={self.model!r})"
+
+    def with_default_tokenizer(self, tokenizer: TokenCounter) -> LLMEnricher:
+        """Return this enricher counting ``token_count`` with ``tokenizer`` unless it was given one.
+
+        A pipeline calls this with its embedder (see :class:`~sectionrag.protocols.TokenizerDefault`).
+        """
+        return with_tokenizer(self, tokenizer)
 
     @property
     def name(self) -> str:

@@ -1,7 +1,7 @@
 """Regex and heuristic metadata extraction: dates, fiscal periods, money, percentages, names.
 
 :func:`extract_metadata` is deterministic, needs no model and reads only the
-text it is given. What it finds (keys as in :mod:`sectionrag.enrich.fields`):
+text it is given. What it finds (keys as in :mod:`sectionrag.enrichment_fields`):
 
 - ``dates``: ``March 31, 2025``, ``31 March 2025``, ``2025-03-31``,
   ``03/31/2025`` (month first unless the first number is over 12) as

@@ -1,9 +1,12 @@
-"""Evaluation: chunk quality metrics and the strategy comparison of seed 001.
+"""Evaluation: chunk quality metrics, strategy comparison and retrieval metrics.
 
 - :func:`chunk_stats` (:mod:`sectionrag.eval.metrics`): fragment rate, broken
   words, section mixing and size distribution of a chunking.
 - :func:`compare` (:mod:`sectionrag.eval.compare`): chunk one document with
   several strategies and score every chunk against queries with one embedder.
+- :func:`~sectionrag.eval.retrieval.evaluate` (:mod:`sectionrag.eval.retrieval`):
+  search a collection for queries with reference passages (read by
+  :mod:`sectionrag.eval.queries`) and report recall, MRR, nDCG and span metrics.
 
 Nothing heavy is imported until a function is called.
 """

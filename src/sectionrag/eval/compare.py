@@ -1,4 +1,4 @@
-"""The seed 001 experiment for any document: which chunking retrieves a query best.
+"""Which chunking retrieves a query best, for any document: strategies side by side.
 
 Chunk one document with several strategies, embed every chunk (its
 ``embed_text``) and every query with one model, and report per strategy the
@@ -17,6 +17,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
+from sectionrag import registry
 from sectionrag.errors import ConfigError
 from sectionrag.protocols import Chunker
 from sectionrag.types import Chunk, Document
@@ -145,8 +146,6 @@ def build_chunker(spec: str, **defaults: Any) -> Chunker:
     ``embedder`` is passed only to strategies that take it (``semantic``, and
     ``section`` with a semantic inner strategy).
     """
-    import sectionrag
-
     name, params = parse_spec(spec)
     merged = dict(defaults)
     if name not in ("semantic", "section") or (
@@ -154,7 +153,8 @@ def build_chunker(spec: str, **defaults: Any) -> Chunker:
     ):
         merged.pop("embedder", None)
     merged.update(params)
-    return sectionrag.chunker(name, **merged)
+    chunker: Chunker = registry.create("chunker", name, **merged)
+    return chunker
 
 
 def _unit(matrix: npt.NDArray[Any]) -> npt.NDArray[np.float64]:

@@ -10,7 +10,7 @@ Definitions (every figure is computed from offsets, never by searching text):
   header) has more tokens than ``limit``: the cap forced the cut.
   **Fragment rate** = boundaries inside a sentence / boundaries;
   **fragmented chunks** = chunks with a start or end inside a sentence /
-  chunks (seed 000 counted 23 of 78).
+  chunks.
 - A boundary *breaks a word* when the characters on both sides are letters or digits.
 - A chunk *mixes sections* when a section starts strictly inside it, unless
   everything before that start is heading lines (a chunk may carry its parent
@@ -102,7 +102,7 @@ def chunk_stats(
             than ``limit`` (both needed for that).
         limit: The token cap the chunker worked under.
     """
-    from sectionrag.chunkers._sentences import split_sentences
+    from sectionrag._sentences import split_sentences
 
     text = document.text
     first = next((i for i, ch in enumerate(text) if not ch.isspace()), len(text))

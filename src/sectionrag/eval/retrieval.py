@@ -33,22 +33,23 @@ so the JSON of a report is enough to recompute every number.
 
 from __future__ import annotations
 
-import json
 import math
 import time
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path, PurePosixPath
 from typing import TYPE_CHECKING, Any
 
+from sectionrag.defaults import DEFAULT_BATCH_SIZE, DEFAULT_K, DEFAULT_SEARCH_MODE
 from sectionrag.errors import ConfigError
+from sectionrag.eval.queries import EvalQuery, Reference, load_queries, parse_query
+from sectionrag.pipeline import Pipeline, check_search_options, search_store
 from sectionrag.protocols import Embedder, SearchMode, VectorStore, Where
 
 if TYPE_CHECKING:
     import numpy as np
     import numpy.typing as npt
 
-    from sectionrag.pipeline import Pipeline
     from sectionrag.types import SearchResult
 
 __all__ = [
@@ -69,69 +70,6 @@ __all__ = [
 
 #: per-query metrics, in the order reports list them
 METRIC_NAMES = ("recall", "hit", "mrr", "ndcg", "span_recall", "span_precision", "span_iou")
-_MODES = ("vector", "text", "hybrid")
-
-
-@dataclass(frozen=True, slots=True)
-class Reference:
-    """A passage that answers a query: ``source`` plus a character span or a page.
-
-    Attributes:
-        source: The document's source as indexed, its file name, or its doc id.
-        start: Offset of the passage in the document's text (with ``end``).
-        end: End offset (exclusive).
-        page: A 1-based page number, standing instead of ``start``/``end``.
-    """
-
-    source: str
-    start: int | None = None
-    end: int | None = None
-    page: int | None = None
-
-    def __post_init__(self) -> None:
-        if not isinstance(self.source, str) or not self.source:
-            raise ConfigError("a reference needs a non-empty 'source' string")
-        has_span = self.start is not None or self.end is not None
-        if has_span:
-            if not (_is_int(self.start) and _is_int(self.end)):
-                raise ConfigError("a reference needs both 'start' and 'end' as integers")
-            assert self.start is not None and self.end is not None
-            if not 0 <= self.start < self.end:
-                raise ConfigError(
-                    f"reference span must satisfy 0 <= start < end, got [{self.start}, {self.end})"
-                )
-            if self.page is not None:
-                raise ConfigError("a reference has either 'start'/'end' or 'page', not both")
-        elif self.page is None:
-            raise ConfigError("a reference needs 'start' and 'end' (character offsets) or 'page'")
-        elif not _is_int(self.page) or self.page < 1:
-            raise ConfigError(f"reference 'page' must be an integer >= 1, got {self.page!r}")
-
-    @property
-    def has_span(self) -> bool:
-        """True for a character-span reference, False for a page reference."""
-        return self.start is not None
-
-    def to_dict(self) -> dict[str, Any]:
-        """Return the JSON shape used in query files and reports."""
-        if self.has_span:
-            return {"source": self.source, "start": self.start, "end": self.end}
-        return {"source": self.source, "page": self.page}
-
-
-@dataclass(frozen=True, slots=True)
-class EvalQuery:
-    """A query and the references that answer it."""
-
-    query: str
-    references: tuple[Reference, ...]
-    id: str | None = None
-
-    def __post_init__(self) -> None:
-        if not isinstance(self.query, str) or not self.query.strip():
-            raise ConfigError("'query' must be a non-empty string")
-        if not self.references:
-            raise ConfigError("'references' must list at least one reference")
 
 
 @dataclass(frozen=True, slots=True)
@@ -224,7 +162,7 @@ class EvalReport:
         return f"{name}@{self.k}"
 
     def to_dict(self) -> dict[str, Any]:
-        """Return the JSON shape of ``sectionrag eval --json`` (DESIGN.md).
+        """Return the JSON shape of ``sectionrag eval --json``.
 
         ``metrics`` holds the averages keyed ``<name>@<k>`` plus ``queries``
         (how many); each entry of ``queries`` holds the query, its references,
@@ -250,86 +188,6 @@ class EvalReport:
             "seconds": {name: round(s, 4) for name, s in self.seconds.items()},
             "queries": queries,
         }
-
-
-# -- loading -----------------------------------------------------------------------
-
-
-def _is_int(value: Any) -> bool:
-    return isinstance(value, int) and not isinstance(value, bool)
-
-
-def parse_query(obj: Any) -> EvalQuery:
-    """Build an :class:`EvalQuery` from one decoded JSON object.
-
-    Raises:
-        ConfigError: a field is missing or has the wrong type; the message says which.
-    """
-    if not isinstance(obj, Mapping):
-        raise ConfigError(f"expected a JSON object, got {type(obj).__name__}")
-    if "query" not in obj:
-        raise ConfigError("missing 'query'")
-    query = obj["query"]
-    if not isinstance(query, str):
-        raise ConfigError(f"'query' must be a string, got {type(query).__name__}")
-    refs_raw = obj.get("references")
-    if refs_raw is None:
-        raise ConfigError(
-            'missing \'references\' (a list of {"source", "start", "end"} or {"source", "page"})'
-        )
-    if not isinstance(refs_raw, list):
-        raise ConfigError(f"'references' must be a list, got {type(refs_raw).__name__}")
-    refs = []
-    for i, ref in enumerate(refs_raw):
-        if not isinstance(ref, Mapping):
-            raise ConfigError(f"references[{i}] must be an object, got {type(ref).__name__}")
-        try:
-            refs.append(
-                Reference(
-                    source=ref.get("source", ""),
-                    start=ref.get("start"),
-                    end=ref.get("end"),
-                    page=ref.get("page"),
-                )
-            )
-        except ConfigError as e:
-            raise ConfigError(f"references[{i}]: {e}") from None
-    qid = obj.get("id")
-    return EvalQuery(query=query, references=tuple(refs), id=None if qid is None else str(qid))
-
-
-def load_queries(path: str | Path) -> list[EvalQuery]:
-    """Read a JSONL file of queries (blank lines are skipped).
-
-    Each line: ``{"query": ..., "references": [{"source": ..., "start": ..., "end": ...}]}``
-    (``"page": N`` may stand instead of ``start``/``end``; ``id`` is optional).
-
-    Raises:
-        ConfigError: the file is missing, empty, or a line is malformed (the
-            message names the line and what is wrong).
-    """
-    p = Path(path)
-    try:
-        lines = p.read_text(encoding="utf-8-sig").splitlines()
-    except FileNotFoundError:
-        raise ConfigError(f"{p}: no such queries file") from None
-    except (OSError, UnicodeDecodeError) as e:
-        raise ConfigError(f"{p}: cannot read queries file ({e})") from e
-    queries: list[EvalQuery] = []
-    for lineno, line in enumerate(lines, start=1):
-        if not line.strip():
-            continue
-        try:
-            obj = json.loads(line)
-        except json.JSONDecodeError as e:
-            raise ConfigError(f"{p}:{lineno}: invalid JSON ({e.msg} at column {e.colno})") from None
-        try:
-            queries.append(parse_query(obj))
-        except ConfigError as e:
-            raise ConfigError(f"{p}:{lineno}: {e}") from None
-    if not queries:
-        raise ConfigError(f"{p}: no queries found; expected one JSON object per line")
-    return queries
 
 
 # -- metrics ------------------------------------------------------------------------
@@ -505,7 +363,7 @@ def _aggregate(metrics: Sequence[QueryMetrics]) -> dict[str, float | None]:
 
 
 def embed_queries(
-    embedder: Embedder, texts: Sequence[str], *, batch_size: int = 64
+    embedder: Embedder, texts: Sequence[str], *, batch_size: int = DEFAULT_BATCH_SIZE
 ) -> npt.NDArray[np.float32]:
     """Embed query texts with the embedder's query encoding, in batches.
 
@@ -539,13 +397,15 @@ def evaluate(
     queries: Sequence[EvalQuery] | str | Path,
     *,
     embedder: Embedder | None = None,
-    k: int = 5,
-    mode: SearchMode = "vector",
+    k: int = DEFAULT_K,
+    mode: SearchMode = DEFAULT_SEARCH_MODE,
     where: Where | None = None,
-    batch_size: int = 64,
+    fusion: str | None = None,
+    weights: tuple[float, float] | None = None,
+    batch_size: int = DEFAULT_BATCH_SIZE,
     query_vectors: npt.NDArray[np.float32] | None = None,
 ) -> EvalReport:
-    """Search a collection for every query and score the results.
+    """Search a collection for every query (as :meth:`Pipeline.search` does) and score the results.
 
     Args:
         target: A :class:`~sectionrag.pipeline.Pipeline` (its store and embedder
@@ -556,29 +416,26 @@ def evaluate(
         k: Results retrieved and scored per query.
         mode: ``vector``, ``text`` or ``hybrid``.
         where: A filter passed to every search (structured mapping or raw expression).
+        fusion: Hybrid fusion, ``linear`` or ``rrf`` (default: the store's).
+        weights: Hybrid ``(vector, text)`` weights (default: the store's).
         batch_size: Queries embedded per call.
         query_vectors: Query vectors computed beforehand (row ``i`` for query ``i``),
             e.g. with :func:`embed_queries`, to evaluate several collections or
             modes without embedding the queries again; ``embedder`` is then not needed.
 
     Raises:
-        ConfigError: bad ``k``/``mode``, no embedder where one is needed, or a bad queries file.
+        ConfigError: bad ``k``/``mode``/fusion options, no embedder where one is needed,
+            or a bad queries file.
     """
-    if not _is_int(k) or k < 1:
-        raise ConfigError(f"k must be an integer >= 1, got {k!r}")
-    if mode not in _MODES:
-        raise ConfigError(f"unknown search mode {mode!r}; choose one of: {', '.join(sorted(_MODES))}")
+    check_search_options(k, mode, fusion, weights)
     store: VectorStore
-    if isinstance(target, VectorStore):
+    if isinstance(target, Pipeline):
+        store = target.store
+        embedder = embedder or target.embedder
+    elif isinstance(target, VectorStore):
         store = target
     else:
-        candidate: Any = getattr(target, "store", None)
-        if not isinstance(candidate, VectorStore):
-            raise TypeError(
-                f"target must be a sectionrag.Pipeline or VectorStore, got {type(target).__name__}"
-            )
-        store = candidate
-        embedder = embedder or getattr(target, "embedder", None)
+        raise TypeError(f"target must be a sectionrag.Pipeline or VectorStore, got {type(target).__name__}")
     items = load_queries(queries) if isinstance(queries, (str, Path)) else list(queries)
     for q in items:
         if not isinstance(q, EvalQuery):
@@ -594,17 +451,21 @@ def evaluate(
                 f"query_vectors must have one row per query: expected ({len(items)}, dimension), "
                 f"got {getattr(vectors, 'shape', None)}"
             )
-    elif mode != "text":
-        if embedder is None:
-            raise ConfigError(
-                f"mode {mode!r} needs the collection's embedder: pass embedder=..., "
-                "a Pipeline, or use mode='text'"
-            )
+    elif mode != "text" and embedder is not None:
         vectors = embed_queries(embedder, [q.query for q in items], batch_size=batch_size)
     t1 = time.perf_counter()
     for i, q in enumerate(items):
-        vector = vectors[i] if vectors is not None else None
-        hits = store.search(query_vector=vector, query_text=q.query, k=k, where=where, mode=mode)
+        hits = search_store(
+            store,
+            q.query,
+            embedder=embedder,
+            k=k,
+            where=where,
+            mode=mode,
+            fusion=fusion,
+            weights=weights,
+            query_vector=vectors[i] if vectors is not None else None,
+        )
         retrieved = tuple(Retrieved.from_result(h) for h in hits)
         report.results.append(QueryResult(q, retrieved, score_query(q.references, retrieved, k)))
     t2 = time.perf_counter()

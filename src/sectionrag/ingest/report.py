@@ -64,7 +64,7 @@ class IngestReport:
         return not self.failed
 
     def to_dict(self) -> dict[str, Any]:
-        """Return the JSON shape of ``sectionrag index --json`` (DESIGN.md)."""
+        """Return the JSON document ``sectionrag index --json`` prints."""
         return {
             "added": len(self.added),
             "updated": len(self.updated),

@@ -28,10 +28,10 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from sectionrag._describe import canonical_json
 from sectionrag.errors import SectionRagError
 from sectionrag.ingest.adapter import incremental
 from sectionrag.ingest.fingerprint import (
-    canonical_json,
     config_changes,
     embedder_key,
     fingerprint,
@@ -39,14 +39,14 @@ from sectionrag.ingest.fingerprint import (
 )
 from sectionrag.ingest.report import FailedSource, IngestReport
 from sectionrag.ingest.sources import FileState, check_regular, document_hash, read_file, stat_unchanged
+from sectionrag.ingest.stages import Stages
+from sectionrag.parsers import AutoParser
 from sectionrag.protocols import IncrementalStore, SourceRecord
 from sectionrag.types import Chunk, Document, content_hash
 
 if TYPE_CHECKING:
     import numpy as np
     import numpy.typing as npt
-
-    from sectionrag.pipeline import Pipeline
 
 __all__ = ["run_ingest", "text_key"]
 
@@ -140,11 +140,11 @@ class _Bars:
 
 
 class _Run:
-    """State of one :meth:`Pipeline.ingest` call (see the module docstring)."""
+    """State of one ingest (see the module docstring)."""
 
     def __init__(
         self,
-        pipe: Pipeline,
+        stages: Stages,
         store: IncrementalStore,
         report: IngestReport,
         *,
@@ -152,26 +152,25 @@ class _Run:
         bars: _Bars,
         parse_ahead: bool,
     ) -> None:
-        self.pipe = pipe
+        self.stages = stages
         self.parse_ahead = parse_ahead
         self.store = store
         self.report = report
         self.verify = verify
         self.bars = bars
-        self.config = pipeline_config(pipe.parser, pipe.chunker, pipe.enricher, pipe.embedder)
+        self.config = pipeline_config(stages.parser, stages.chunker, stages.enricher, stages.embedder)
         self.config_json = canonical_json(self.config)
         self.fingerprint = fingerprint(self.config)
-        self.embedder_key = embedder_key(pipe.embedder)
+        self.embedder_key = embedder_key(stages.embedder)
         self.records: dict[str, SourceRecord] = {r.source: r for r in store.read_records()}
         self.held: dict[str, set[tuple[str, int]]] = {}
-        for info in pipe.store.documents():
+        for info in stages.store.documents():
             self.held.setdefault(info.source, set()).add((info.doc_id, info.chunks))
         self.owners: dict[str, str] = {}  # doc id -> the source that holds it
         for source, docs in self.held.items():
             for doc_id, _ in docs:
                 self.owners.setdefault(doc_id, source)
         self.old_configs: set[str] = set()
-        self._parsers: dict[str, Any] = {}
         self._stop = threading.Event()
 
     # -- deciding what changed (background thread) ---------------------------
@@ -193,15 +192,10 @@ class _Run:
         )
 
     def _parse(self, path: Path, data: bytes) -> Document:
-        if self.pipe.parser is not None:
-            return self.pipe.parser.parse(path)
-        from sectionrag.parsers import detect_kind, get_parser
-
-        kind = detect_kind(path, head=data[:4096])
-        if kind not in self._parsers:
-            self._parsers[kind] = get_parser(kind)
-        doc: Document = self._parsers[kind].parse(data, name=str(path))
-        return doc
+        parser = self.stages.parser
+        if isinstance(parser, AutoParser):  # it picks by the bytes already read: no second read
+            return parser.parse(data, name=str(path))
+        return parser.parse(path)
 
     def prepare(self, item: Path | Document, times: dict[str, float]) -> _Prepared:
         """Decide about one source; parse and chunk it if it must be (re-)indexed."""
@@ -264,10 +258,10 @@ class _Run:
             doc = dataclasses.replace(doc, id=content_hash(doc.id, name))
         self.owners[doc.id] = name
         try:
-            chunks = self.pipe.chunker.chunk(doc)
+            chunks = self.stages.chunker.chunk(doc)
             tick("chunk")
-            if self.pipe.enricher is not None and chunks:
-                chunks = self.pipe.enricher.enrich(chunks, doc)
+            if self.stages.enricher is not None and chunks:
+                chunks = self.stages.enricher.enrich(chunks, doc)
                 tick("enrich")
         except SectionRagError as e:
             tick("chunk")
@@ -317,10 +311,10 @@ class _Run:
         """Embed ``texts`` in batches of similar length (less padding); rows in the given order."""
         import numpy as np
 
-        emb = self.pipe.embedder
+        emb = self.stages.embedder
         out = np.zeros((len(texts), emb.dimension), dtype=np.float32)
         order = sorted(range(len(texts)), key=lambda i: -len(texts[i]))
-        size = self.pipe.batch_size
+        size = self.stages.batch_size
         for i in range(0, len(order), size):
             idx = order[i : i + size]
             out[idx] = np.asarray(emb.embed_documents([texts[j] for j in idx]), dtype=np.float32)
@@ -333,7 +327,7 @@ class _Run:
 
         if not batch:
             return
-        emb = self.pipe.embedder
+        emb = self.stages.embedder
         chunks = [c for r in batch for c in r.chunks]
         keys = [text_key(c.embed_text) for c in chunks]
         t = time.perf_counter()
@@ -404,7 +398,7 @@ class _Run:
         pending: list[_Ready] = []
         pending_chunks = 0
         refresh: list[SourceRecord] = []
-        flush_at = max(_FLUSH_MIN, self.pipe.batch_size)
+        flush_at = max(_FLUSH_MIN, self.stages.batch_size)
         events = self._ahead(items) if self.parse_ahead else self._inline(items)
         try:
             for event in events:
@@ -444,28 +438,32 @@ def _sources(items: Sequence[Path | Document]) -> tuple[list[Path | Document], l
 
 
 def run_ingest(
-    pipe: Pipeline,
+    stages: Stages,
     items: Sequence[Path | Document],
     *,
-    sync: bool,
-    progress: bool,
-    lock_timeout: float,
-    verify: bool,
+    sync: bool = False,
+    progress: bool = False,
+    lock_timeout: float = 0.0,
+    verify: bool = False,
     parse_ahead: bool | None = None,
 ) -> IngestReport:
-    """Ingest ``items`` with ``pipe`` (see :meth:`Pipeline.ingest`)."""
+    """Ingest ``items`` (files and Documents) with ``stages``, in this process.
+
+    The arguments mean what they mean for :meth:`~sectionrag.pipeline.Pipeline.ingest`,
+    which expands directories into ``items`` and calls this.
+    """
     started = time.perf_counter()
     report = IngestReport()
-    store = incremental(pipe.store)
+    store = incremental(stages.store)
     items, duplicates = _sources(items)
     report.failed.extend(duplicates)
     with store.write_lock(lock_timeout):
-        pipe.store.ensure_collection(pipe.embedder.name, pipe.embedder.dimension)
+        stages.store.ensure_collection(stages.embedder.name, stages.embedder.dimension)
         bars = _Bars(progress, len(items))
         try:
             t = time.perf_counter()
-            ahead = parse_ahead_default(pipe.embedder) if parse_ahead is None else parse_ahead
-            run = _Run(pipe, store, report, verify=verify, bars=bars, parse_ahead=ahead)
+            ahead = parse_ahead_default(stages.embedder) if parse_ahead is None else parse_ahead
+            run = _Run(stages, store, report, verify=verify, bars=bars, parse_ahead=ahead)
             report._tick("records", t)
             refresh = run.consume(items)
         finally:
@@ -476,7 +474,7 @@ def run_ingest(
         if sync:
             gone = sorted((set(run.records) | set(run.held)) - names - {f.source for f in duplicates})
             if gone:
-                store.replace_sources(gone, [], _empty(pipe.embedder.dimension))
+                store.replace_sources(gone, [], _empty(stages.embedder.dimension))
         if gone or refresh:
             store.write_records(refresh, delete=gone)
         report.deleted.extend(gone)

@@ -18,6 +18,8 @@ from collections.abc import Iterable, Sequence
 from dataclasses import astuple, dataclass
 from pathlib import Path
 
+from sectionrag import registry
+from sectionrag._describe import canonical_json
 from sectionrag.errors import ConfigError
 from sectionrag.protocols import SourceRecord
 from sectionrag.types import Document
@@ -26,16 +28,6 @@ __all__ = ["RACY_NS", "FileState", "discover_files", "document_hash", "read_file
 
 #: a record whose file was modified this close (ns) to being hashed is not trusted by stat alone
 RACY_NS = 2_000_000_000
-#: file types ingested from a directory when the parsers do not say otherwise
-_DEFAULT_EXTENSIONS = (".txt", ".md", ".markdown", ".pdf", ".html", ".htm")
-
-
-def _extensions() -> frozenset[str]:
-    try:
-        from sectionrag.parsers import EXTENSIONS
-    except ImportError:  # pragma: no cover - parsers always present in a release
-        return frozenset(_DEFAULT_EXTENSIONS)
-    return frozenset(EXTENSIONS)
 
 
 def discover_files(
@@ -46,7 +38,8 @@ def discover_files(
 ) -> list[Path]:
     """Expand files and directories into the list of files to ingest (sorted within each directory).
 
-    Directories are walked recursively for supported file types. ``include``
+    Directories are walked recursively for the file types a registered parser
+    handles (plug-ins included, see :func:`sectionrag.register`). ``include``
     and ``exclude`` are glob patterns matched against the path relative to
     the directory given (and against the file name). Explicit files are kept
     whatever their extension, so the parser can say why it refuses one. Inside
@@ -57,7 +50,7 @@ def discover_files(
     Raises:
         ConfigError: a path does not exist.
     """
-    exts = _extensions()
+    exts = frozenset(registry.parser_extensions())
     found: dict[Path, None] = {}
     for raw in paths:
         path = Path(raw)
@@ -143,8 +136,6 @@ def read_file(path: Path, st: os.stat_result) -> FileState:
 
 def document_hash(doc: Document) -> str:
     """Hash everything of an in-memory Document that its chunks depend on."""
-    from sectionrag.ingest.fingerprint import canonical_json
-
     h = hashlib.sha256()
     h.update(doc.id.encode("utf-8", "surrogatepass"))
     h.update(b"\x00")

@@ -1,61 +1,40 @@
 """Parsers: turn files into :class:`~sectionrag.types.Document` objects.
 
-:func:`parse_file` picks the parser from the file's extension, then checks
-the content: a ``.txt`` file that is really a PDF is parsed as a PDF, a
-``.pdf`` that holds HTML as HTML, and so on. :func:`get_parser` builds one
-parser by kind name (``text``, ``markdown``, ``html``, ``pdf``) or extension.
+:class:`AutoParser` picks the parser for each file from its extension, then
+checks the content: a ``.txt`` file that is really a PDF is parsed as a PDF,
+a ``.pdf`` that holds HTML as HTML, and so on (:func:`detect_kind`).
+:func:`get_parser` builds one parser by name (``text``, ``markdown``,
+``html``, ``pdf``, or a registered plug-in) or extension, and
+:func:`parse_file` parses one file with an AutoParser. Parser names and
+their extensions are kept in :mod:`sectionrag.registry`.
 """
 
 from __future__ import annotations
 
-import importlib
+import inspect
 import os
 import re
+import threading
 from pathlib import Path
 from typing import Any
 
+from sectionrag import registry
 from sectionrag.errors import ConfigError, ParseError, UnsupportedFileTypeError
 from sectionrag.parsers._source import sniff_kind
 from sectionrag.protocols import Parser
 from sectionrag.types import Document
 
-__all__ = ["EXTENSIONS", "PARSERS", "detect_kind", "get_parser", "parse_file"]
+__all__ = ["AutoParser", "accepted_options", "detect_kind", "get_parser", "parse_file"]
 
-#: parser kind -> "module:Class" (imported on first use)
-PARSERS: dict[str, str] = {
-    "text": "sectionrag.parsers.text:TextParser",
-    "markdown": "sectionrag.parsers.markdown:MarkdownParser",
-    "html": "sectionrag.parsers.html:HtmlParser",
-    "pdf": "sectionrag.parsers.pdf:PdfParser",
-}
-
-#: file extension (lower case, with dot) -> parser kind
-EXTENSIONS: dict[str, str] = {
-    ".txt": "text",
-    ".text": "text",
-    ".md": "markdown",
-    ".markdown": "markdown",
-    ".mdown": "markdown",
-    ".mkd": "markdown",
-    ".html": "html",
-    ".htm": "html",
-    ".xhtml": "html",
-    ".pdf": "pdf",
-}
-
-#: constructor options each parser kind accepts
-_OPTIONS: dict[str, frozenset[str]] = {
-    "text": frozenset(),
-    "markdown": frozenset(),
-    "html": frozenset({"drop_page_chrome"}),
-    "pdf": frozenset({"use_outline", "remove_headers", "password"}),
-}
+#: the parser kinds that content sniffing recognises; a file whose extension belongs to
+#: another registered parser (a plug-in) goes to that parser whatever its bytes
+_SNIFFED = frozenset({"text", "markdown", "html", "pdf"})
 
 _MD_HEADING = re.compile(r"^ {0,3}#{1,6} \S", re.MULTILINE)
 
 
 def _supported() -> str:
-    return ", ".join(sorted(EXTENSIONS))
+    return ", ".join(sorted(registry.parser_extensions()))
 
 
 def detect_kind(path: str | os.PathLike[str], head: bytes | None = None) -> str:
@@ -81,7 +60,9 @@ def detect_kind(path: str | os.PathLike[str], head: bytes | None = None) -> str:
                 head = fh.read(4096)
         except OSError as e:
             raise ParseError(f"{name}: cannot read file ({e.strerror or e})", source=name) from e
-    by_ext = EXTENSIONS.get(p.suffix.lower())
+    by_ext = registry.parser_extensions().get(p.suffix.lower())
+    if by_ext is not None and by_ext not in _SNIFFED:
+        return by_ext
     sniffed = sniff_kind(head)
     if sniffed == "pdf":
         return "pdf"
@@ -107,51 +88,125 @@ def detect_kind(path: str | os.PathLike[str], head: bytes | None = None) -> str:
     )
 
 
-def get_parser(kind: str, **options: Any) -> Parser:
-    """Build a parser by kind (``text``, ``markdown``, ``html``, ``pdf``) or extension (``.md``).
+def accepted_options(parser_class: Any) -> frozenset[str] | None:
+    """Return the keyword options a parser's constructor accepts (``None``: any, it takes ``**kwargs``)."""
+    try:
+        params = list(inspect.signature(parser_class).parameters.values())
+    except (TypeError, ValueError):  # pragma: no cover - a builtin without a signature
+        return frozenset()
+    if any(p.kind is p.VAR_KEYWORD for p in params):
+        return None
+    return frozenset(p.name for p in params if p.kind in (p.KEYWORD_ONLY, p.POSITIONAL_OR_KEYWORD))
 
-    Raises:
-        UnsupportedFileTypeError: unknown kind or extension.
-        ConfigError: an option the parser does not accept.
-    """
+
+def _parser_entry(kind: str) -> registry.Entry:
     key = kind.lower()
     if key.startswith("."):
-        if key not in EXTENSIONS:
+        by_ext = registry.parser_extensions().get(key)
+        if by_ext is None:
             raise UnsupportedFileTypeError(f"no parser for {kind!r}; supported types: {_supported()}")
-        key = EXTENSIONS[key]
-    if key not in PARSERS:
+        key = by_ext
+    found = registry.find("parser", key)
+    if found is None:
         raise UnsupportedFileTypeError(
-            f"no parser named {kind!r}; choose one of: {', '.join(sorted(PARSERS))}"
+            f"no parser named {kind!r}; choose one of: {', '.join(registry.names('parser'))}"
         )
-    unknown = set(options) - _OPTIONS[key]
+    return found
+
+
+def get_parser(kind: str, **options: Any) -> Parser:
+    """Build a parser by name (``text``, ``markdown``, ``html``, ``pdf``, a plug-in) or extension (``.md``).
+
+    Raises:
+        UnsupportedFileTypeError: unknown name or extension.
+        ConfigError: an option the parser does not accept.
+    """
+    found = _parser_entry(kind)
+    cls = found.load()
+    accepted = accepted_options(cls)
+    unknown = set() if accepted is None else set(options) - accepted
     if unknown:
-        accepted = ", ".join(sorted(_OPTIONS[key])) or "none"
+        listed = ", ".join(sorted(accepted or ())) or "none"
         raise ConfigError(
-            f"unknown option(s) {', '.join(sorted(unknown))} for the {key} parser; accepted: {accepted}"
+            f"unknown option(s) {', '.join(sorted(unknown))} for the {found.name} parser; accepted: {listed}"
         )
-    module_name, _, attr = PARSERS[key].partition(":")
-    cls = getattr(importlib.import_module(module_name), attr)
-    parser: Parser = cls(**options)
+    parser: Parser = cls(**{**found.params, **options})
     return parser
 
 
-def parse_file(path: str | os.PathLike[str], *, name: str | None = None, **options: Any) -> Document:
-    """Parse ``path`` with the parser its type calls for.
+class AutoParser:
+    """A :class:`~sectionrag.protocols.Parser` that picks the parser each file calls for.
 
-    Options that only some parsers understand (``use_outline`` for PDFs) are
-    passed to those and ignored by the others.
+    The file's extension is the first hint and its content decides (see
+    :func:`detect_kind`); one parser per kind is built on first use and
+    kept. Options that only some parsers understand (``use_outline`` for
+    PDFs) are passed to those and not to the others.
+
+    Args:
+        **options: Parser options, e.g. ``use_outline``, ``password``, ``tables``
+            (PDF) or ``drop_page_chrome`` (HTML).
+
+    Raises:
+        ConfigError: an option that no registered parser accepts.
+    """
+
+    def __init__(self, **options: Any) -> None:
+        if options:
+            known: set[str] = set()
+            for name in registry.names("parser"):
+                accepted = accepted_options(registry.lookup("parser", name))
+                if accepted is None:
+                    known.update(options)
+                    break
+                known |= accepted
+            unknown = set(options) - known
+            if unknown:
+                raise ConfigError(
+                    f"unknown parse option(s) {', '.join(sorted(unknown))}; "
+                    f"accepted: {', '.join(sorted(known))}"
+                )
+        self.options: dict[str, Any] = dict(options)
+        self._parsers: dict[str, Parser] = {}
+        self._lock = threading.Lock()
+
+    def __repr__(self) -> str:
+        options = ", ".join(f"{k}={v!r}" for k, v in sorted(self.options.items()) if k != "password")
+        return f"AutoParser({options})"
+
+    def config(self) -> dict[str, Any]:
+        """Return the options given (what decides the documents), for ingestion's records."""
+        return {"options": dict(self.options)}
+
+    def parser_for(self, kind: str) -> Parser:
+        """Return the parser of ``kind`` (built on first use with the options it accepts)."""
+        with self._lock:
+            parser = self._parsers.get(kind)
+            if parser is None:
+                accepted = accepted_options(_parser_entry(kind).load())
+                options = {k: v for k, v in self.options.items() if accepted is None or k in accepted}
+                parser = self._parsers[kind] = get_parser(kind, **options)
+        return parser
+
+    def parse(self, source: str | os.PathLike[str] | bytes, *, name: str | None = None) -> Document:
+        """Parse a path, or bytes (``name`` then gives the extension), with the parser its type calls for.
+
+        Raises:
+            UnsupportedFileTypeError: no parser handles the file.
+            ParseError: the file is missing, empty, corrupt, encrypted or unreadable.
+        """
+        if isinstance(source, (bytes, bytearray, memoryview)):
+            data = bytes(source)
+            return self.parser_for(detect_kind(name or "<bytes>", head=data[:4096])).parse(data, name=name)
+        path = Path(source)
+        return self.parser_for(detect_kind(path)).parse(path, name=name)
+
+
+def parse_file(path: str | os.PathLike[str], *, name: str | None = None, **options: Any) -> Document:
+    """Parse ``path`` with the parser its type calls for (an :class:`AutoParser` with ``options``).
 
     Raises:
         UnsupportedFileTypeError: no parser handles the file.
         ParseError: the file is empty, corrupt, encrypted or unreadable.
         ConfigError: an option no parser accepts.
     """
-    known = frozenset().union(*_OPTIONS.values())
-    unknown = set(options) - known
-    if unknown:
-        raise ConfigError(
-            f"unknown parse option(s) {', '.join(sorted(unknown))}; accepted: {', '.join(sorted(known))}"
-        )
-    kind = detect_kind(path)
-    parser = get_parser(kind, **{k: v for k, v in options.items() if k in _OPTIONS[kind]})
-    return parser.parse(Path(path), name=name)
+    return AutoParser(**options).parse(Path(path), name=name)

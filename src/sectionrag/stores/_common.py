@@ -17,8 +17,6 @@ if TYPE_CHECKING:
     import numpy.typing as npt
 
 __all__ = [
-    "DEFAULT_FUSION",
-    "DEFAULT_WEIGHTS",
     "FUSIONS",
     "MODES",
     "RRF_K",
@@ -34,10 +32,6 @@ __all__ = [
 MODES = ("vector", "text", "hybrid")
 #: ways of fusing the vector and text rankings in ``mode="hybrid"``
 FUSIONS = ("rrf", "linear")
-#: default hybrid fusion and ``(vector, text)`` weights: on benchmarks/eval_data they beat
-#: vector-only recall@5 for every chunker (docs/search.md), where RRF with k=60 did not
-DEFAULT_FUSION = "linear"
-DEFAULT_WEIGHTS = (1.0, 0.5)
 #: the ``k`` constant of reciprocal rank fusion
 RRF_K = 60
 #: each ranking fused by hybrid search is cut to this many hits (or ``k`` if larger)

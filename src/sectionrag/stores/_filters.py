@@ -18,7 +18,7 @@ must hold (AND). Fields and the values they accept:
   the others; a comparison never matches a missing page.
 - ``section``: a ``str`` that equals any element of the chunk's
   ``section_path``, or a list of ``str`` (any element equals any of them).
-- enrichment lists (see :mod:`sectionrag.enrich.fields`): ``dates``,
+- enrichment lists (see :mod:`sectionrag.enrichment_fields`): ``dates``,
   ``fiscal_periods``, ``entities``, ``keywords``, ``categories`` (strings,
   matched exactly), ``years`` (ints), ``amounts``, ``percentages`` (numbers).
   A value means "the list holds it" (``{"years": 2025}``,
@@ -39,7 +39,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Literal
 
-from sectionrag.enrich.fields import LIST_FIELDS
+from sectionrag.enrichment_fields import LIST_FIELDS
 from sectionrag.errors import FilterError
 
 __all__ = [

@@ -11,7 +11,7 @@ Beside ``text`` and the ``metadata`` JSON, a collection keeps:
   over the ranking and cost text-mode recall@5 2.6 points on the evaluation
   set; at 0.5 they change no top-5 result there, while words only the
   enrichment has (an LLM's paraphrases and questions) still find the chunk.
-- one list column per key of :data:`sectionrag.enrich.fields.LIST_FIELDS`
+- one list column per key of :data:`sectionrag.enrichment_fields.LIST_FIELDS`
   (``dates``, ``years``, ``fiscal_periods``, ``amounts``, ``percentages``,
   ``entities``, ``keywords``, ``categories``), for structured ``where`` filters.
 
@@ -25,7 +25,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
-from sectionrag.enrich.fields import LIST_FIELDS, enrichment_text, list_values
+from sectionrag.enrichment_fields import LIST_FIELDS, enrichment_text, list_values
 from sectionrag.errors import FilterError
 from sectionrag.stores._filters import Condition
 from sectionrag.types import Chunk

@@ -13,19 +13,24 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Literal
 
-from sectionrag.errors import ConfigError
+from sectionrag.errors import ConfigError, StoreError
 
 if TYPE_CHECKING:
     import numpy as np
     import numpy.typing as npt
 
 __all__ = [
+    "MIN_TRAIN_ROWS",
+    "SCALAR_INDEXED",
     "AnnConfig",
     "IndexState",
+    "ann_due",
     "build_vector_index",
+    "ensure_fts",
+    "ensure_scalar_indexes",
     "index_state",
-    "logger",
     "text_rows",
+    "upkeep",
     "vector_rows",
 ]
 
@@ -213,3 +218,64 @@ def text_rows(
     rows: list[dict[str, Any]] = query.select([*columns, "_score"]).limit(limit).to_arrow().to_pylist()
     rows.sort(key=lambda r: -r["_score"])
     return rows
+
+
+# -- index upkeep ----------------------------------------------------------------------
+
+#: unindexed rows (full-text or vector) past which a write folds them into the indexes
+UPKEEP_ROWS = 10_000
+#: columns with a B-tree index (scoped search, per-document delete)
+SCALAR_INDEXED = ("doc_id", "source")
+
+
+def ensure_fts(table: Any, fts_columns: Sequence[str], collection: str) -> None:
+    """Build the full-text index of each of ``fts_columns`` that lacks one."""
+    indexed = {tuple(i.columns) for i in table.list_indices() if i.index_type == "FTS"}
+    missing = [c for c in fts_columns if (c,) not in indexed]
+    if not missing:
+        return
+    from lancedb.index import FTS
+
+    try:
+        for column in missing:
+            table.create_index(column, config=FTS(), replace=True)
+    except Exception as e:
+        raise StoreError(f"cannot build the full-text index of {collection!r}: {e}") from e
+
+
+def ensure_scalar_indexes(table: Any, collection: str) -> None:
+    """Index ``doc_id`` and ``source`` (B-trees), so scoped searches and deletes skip other rows."""
+    indexed = {tuple(i.columns) for i in table.list_indices()}
+    from lancedb.index import BTree
+
+    for column in SCALAR_INDEXED:
+        if (column,) not in indexed:
+            try:
+                table.create_index(column, config=BTree(), replace=True)
+            except Exception as e:
+                raise StoreError(f"cannot index column {column!r} of {collection!r}: {e}") from e
+
+
+def ann_due(state: IndexState, ann: AnnConfig, *, force: bool | None) -> bool:
+    """Whether the ANN index should be (re)built now (``force``: True always, False never)."""
+    if force is False or state.rows < MIN_TRAIN_ROWS:
+        return False
+    if state.vector_index is not None:
+        return state.vector_unindexed > state.rows // 2  # trained on too small a part: retrain
+    return force is True or (ann.threshold is not None and state.rows >= ann.threshold)
+
+
+def upkeep(table: Any, ann: AnnConfig, collection: str) -> None:
+    """Index upkeep after a write: build the ANN index at the threshold, fold in long unindexed tails.
+
+    Failures are logged, never raised: the write itself has succeeded and
+    searches stay correct without the upkeep.
+    """
+    try:
+        state = index_state(table)
+        if ann.threshold is not None and ann_due(state, ann, force=None):
+            build_vector_index(table, ann, state.rows)
+        elif max(state.vector_unindexed, state.fts_unindexed) >= UPKEEP_ROWS:
+            table.optimize()
+    except Exception as e:  # pragma: no cover - depends on LanceDB failing
+        logger.warning("index upkeep of %r failed (searches stay correct): %s", collection, e)

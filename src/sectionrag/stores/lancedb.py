@@ -10,8 +10,8 @@ keywords as text, full-text indexed; list columns ``dates``, ``years``,
 ``vector`` (fixed_size_list<float32>[dimension]).
 
 The embedder's name and dimension are recorded in the table's schema
-metadata (keys ``sectionrag.embedder``, ``sectionrag.dimension``,
-``sectionrag.schema``), so a collection is self-describing: no side table.
+metadata (see :mod:`sectionrag.stores._lance_schema`), so a collection is
+self-describing: no side table.
 
 Scores, by mode (higher is better):
 
@@ -39,20 +39,18 @@ from collections.abc import Sequence
 from contextlib import AbstractContextManager
 from datetime import timedelta
 from pathlib import Path
-from types import MappingProxyType
 from typing import TYPE_CHECKING, Any
 
-from sectionrag.errors import (
-    CollectionNotFoundError,
-    ConfigError,
-    FilterError,
-    MissingDependencyError,
-    StoreError,
+from sectionrag.defaults import (
+    DEFAULT_COLLECTION,
+    DEFAULT_FUSION,
+    DEFAULT_K,
+    DEFAULT_SEARCH_MODE,
+    DEFAULT_WEIGHTS,
 )
+from sectionrag.errors import CollectionNotFoundError, ConfigError, FilterError, StoreError
 from sectionrag.protocols import CollectionInfo, DocumentInfo, SearchMode, SourceRecord, Where
 from sectionrag.stores._common import (
-    DEFAULT_FUSION,
-    DEFAULT_WEIGHTS,
     HYBRID_CANDIDATES,
     check_add,
     check_collection_name,
@@ -62,18 +60,28 @@ from sectionrag.stores._common import (
     check_search,
     finite,
     fuse,
-    load_metadata,
 )
 from sectionrag.stores._filters import compile_sql, parse_where, resolve_sources, sql_string
-from sectionrag.stores._lance_enrich import check_list_columns, enrichment_fields, fts_boosts, fts_columns
+from sectionrag.stores._lance_enrich import check_list_columns, fts_boosts, fts_columns
+from sectionrag.stores._lance_schema import (
+    COLUMNS,
+    META_DIMENSION,
+    META_EMBEDDER,
+    SCHEMA_VERSION,
+    chunk_schema,
+    import_lancedb,
+    row_result,
+)
 from sectionrag.stores._lance_search import (
-    MIN_TRAIN_ROWS,
     AnnConfig,
     IndexState,
+    ann_due,
     build_vector_index,
+    ensure_fts,
+    ensure_scalar_indexes,
     index_state,
-    logger,
     text_rows,
+    upkeep,
     vector_rows,
 )
 from sectionrag.stores._lance_write import (
@@ -99,71 +107,6 @@ if TYPE_CHECKING:
 
 __all__ = ["SCHEMA_VERSION", "AnnConfig", "IndexState", "LanceDBStore", "chunk_schema"]
 
-SCHEMA_VERSION = "1"
-#: unindexed rows (full-text or vector) past which a write folds them into the indexes
-_UPKEEP_ROWS = 10_000
-#: columns with a B-tree index (scoped search, per-document delete)
-SCALAR_INDEXED = ("doc_id", "source")
-_META_EMBEDDER = b"sectionrag.embedder"
-_META_DIMENSION = b"sectionrag.dimension"
-_META_SCHEMA = b"sectionrag.schema"
-#: columns returned by searches (everything but the vector)
-_COLUMNS = [
-    "id",
-    "doc_id",
-    "source",
-    "index",
-    "text",
-    "context",
-    "start",
-    "end",
-    "token_count",
-    "section_path",
-    "page_start",
-    "page_end",
-    "metadata",
-]
-
-
-def _import_lancedb() -> Any:
-    try:
-        import lancedb
-    except ImportError as e:  # pragma: no cover - lancedb is a core dependency
-        raise MissingDependencyError(
-            'LanceDBStore needs lancedb and pyarrow: pip install "lancedb>=0.20" pyarrow'
-        ) from e
-    return lancedb
-
-
-def chunk_schema(embedder: str, dimension: int) -> pa.Schema:
-    """Return the pyarrow schema of a collection for ``embedder`` vectors of ``dimension``."""
-    import pyarrow as pa
-
-    return pa.schema(
-        [
-            pa.field("id", pa.string(), nullable=False),
-            pa.field("doc_id", pa.string(), nullable=False),
-            pa.field("source", pa.string(), nullable=False),
-            pa.field("index", pa.int64(), nullable=False),
-            pa.field("text", pa.string(), nullable=False),
-            pa.field("context", pa.string(), nullable=False),
-            pa.field("start", pa.int64(), nullable=False),
-            pa.field("end", pa.int64(), nullable=False),
-            pa.field("token_count", pa.int64(), nullable=False),
-            pa.field("section_path", pa.list_(pa.string()), nullable=False),
-            pa.field("page_start", pa.int64(), nullable=True),
-            pa.field("page_end", pa.int64(), nullable=True),
-            pa.field("metadata", pa.string(), nullable=False),
-            *enrichment_fields(),
-            pa.field("vector", pa.list_(pa.float32(), dimension), nullable=False),
-        ],
-        metadata={
-            _META_EMBEDDER: embedder.encode("utf-8"),
-            _META_DIMENSION: str(dimension).encode("ascii"),
-            _META_SCHEMA: SCHEMA_VERSION.encode("ascii"),
-        },
-    )
-
 
 class LanceDBStore:
     """A :class:`~sectionrag.protocols.VectorStore` backed by embedded LanceDB.
@@ -186,7 +129,7 @@ class LanceDBStore:
     def __init__(
         self,
         path: str | Path,
-        collection: str = "default",
+        collection: str = DEFAULT_COLLECTION,
         *,
         ann: AnnConfig | None = None,
         fusion: str = DEFAULT_FUSION,
@@ -210,7 +153,7 @@ class LanceDBStore:
         if self._db is None:
             if not create and not self.path.is_dir():
                 return None
-            lancedb = _import_lancedb()
+            lancedb = import_lancedb()
             try:
                 # read_consistency_interval=0: always see other writers' latest version
                 self._db = lancedb.connect(str(self.path), read_consistency_interval=timedelta(0))
@@ -256,7 +199,7 @@ class LanceDBStore:
     def _read_record(self, table: Any) -> tuple[str, int]:
         meta = table.schema.metadata or {}
         try:
-            return meta[_META_EMBEDDER].decode("utf-8"), int(meta[_META_DIMENSION])
+            return meta[META_EMBEDDER].decode("utf-8"), int(meta[META_DIMENSION])
         except (KeyError, ValueError) as e:
             raise StoreError(
                 f"table {self.collection!r} in {self.path} was not created by sectionrag "
@@ -280,8 +223,8 @@ class LanceDBStore:
                 )
             except Exception as e:
                 raise StoreError(f"cannot create collection {self.collection!r} in {self.path}: {e}") from e
-            self._ensure_fts(table)
-            self._ensure_scalar_indexes(table)
+            ensure_fts(table, fts_columns(table.schema), self.collection)
+            ensure_scalar_indexes(table, self.collection)
         check_embedder_record(self.collection, self._read_record(table), embedder, dimension)
 
     def info(self) -> CollectionInfo | None:
@@ -301,31 +244,6 @@ class LanceDBStore:
         if self._open_internal(records_table_name(self.collection)) is not None:
             db.drop_table(records_table_name(self.collection))
         return True
-
-    def _ensure_fts(self, table: Any) -> None:
-        indexed = {tuple(i.columns) for i in table.list_indices() if i.index_type == "FTS"}
-        missing = [c for c in fts_columns(table.schema) if (c,) not in indexed]
-        if not missing:
-            return
-        from lancedb.index import FTS
-
-        try:
-            for column in missing:
-                table.create_index(column, config=FTS(), replace=True)
-        except Exception as e:
-            raise StoreError(f"cannot build the full-text index of {self.collection!r}: {e}") from e
-
-    def _ensure_scalar_indexes(self, table: Any) -> None:
-        """Index ``doc_id`` and ``source`` (B-trees), so scoped searches and deletes skip other rows."""
-        indexed = {tuple(i.columns) for i in table.list_indices()}
-        from lancedb.index import BTree
-
-        for column in SCALAR_INDEXED:
-            if (column,) not in indexed:
-                try:
-                    table.create_index(column, config=BTree(), replace=True)
-                except Exception as e:
-                    raise StoreError(f"cannot index column {column!r} of {self.collection!r}: {e}") from e
 
     def _indexed_sources(self, table: Any) -> list[str]:
         """Return the distinct sources of the collection (cached per table version)."""
@@ -362,39 +280,17 @@ class LanceDBStore:
             StoreError: LanceDB failed.
         """
         table, _ = self._require()
-        self._ensure_fts(table)
-        self._ensure_scalar_indexes(table)
+        ensure_fts(table, fts_columns(table.schema), self.collection)
+        ensure_scalar_indexes(table, self.collection)
         try:
             table.optimize()
             state = index_state(table)
-            if self._ann_due(state, force=ann):
+            if ann_due(state, self.ann, force=ann):
                 build_vector_index(table, self.ann, state.rows)
                 state = index_state(table)
         except Exception as e:
             raise StoreError(f"LanceDB failed to optimize {self.collection!r}: {e}") from e
         return state
-
-    def _ann_due(self, state: IndexState, *, force: bool | None) -> bool:
-        if force is False or state.rows < MIN_TRAIN_ROWS:
-            return False
-        if state.vector_index is not None:
-            return state.vector_unindexed > state.rows // 2  # trained on too small a part: retrain
-        return force is True or (self.ann.threshold is not None and state.rows >= self.ann.threshold)
-
-    def _after_write(self, table: Any) -> None:
-        """Index upkeep after a write: build the ANN index at the threshold, fold in long unindexed tails.
-
-        Failures are logged, never raised: the write itself has succeeded and
-        searches stay correct without the upkeep.
-        """
-        try:
-            state = index_state(table)
-            if self.ann.threshold is not None and self._ann_due(state, force=None):
-                build_vector_index(table, self.ann, state.rows)
-            elif max(state.vector_unindexed, state.fts_unindexed) >= _UPKEEP_ROWS:
-                table.optimize()
-        except Exception as e:  # pragma: no cover - depends on LanceDB failing
-            logger.warning("index upkeep of %r failed (searches stay correct): %s", self.collection, e)
 
     # -- writing ----------------------------------------------------------
     def add(
@@ -425,7 +321,7 @@ class LanceDBStore:
             (table.merge_insert("id").when_matched_update_all().when_not_matched_insert_all().execute(data))
         except Exception as e:
             raise StoreError(f"LanceDB failed to add {len(chunks)} chunks to {self.collection!r}: {e}") from e
-        self._after_write(table)
+        upkeep(table, self.ann, self.collection)
 
     def delete(self, doc_id: str) -> int:
         """Delete every chunk of ``doc_id``; return how many were deleted (0 if none or no collection)."""
@@ -469,7 +365,7 @@ class LanceDBStore:
         Raises:
             IngestError: another process (or thread) holds it after ``timeout`` seconds.
         """
-        from sectionrag.ingest.lock import file_lock
+        from sectionrag.stores._lock import file_lock
 
         return file_lock(
             self.path / lock_file_name(self.collection),
@@ -537,8 +433,7 @@ class LanceDBStore:
             raise StoreError(
                 f"LanceDB failed to replace the chunks of {len(wanted)} source(s) in {self.collection!r}: {e}"
             ) from e
-        self._after_write(table)
-        self._after_write(table)
+        upkeep(table, self.ann, self.collection)
 
     def cached_vectors(self, embedder: str, dimension: int, keys: Sequence[str]) -> dict[str, Any]:
         """Return ``{key: vector}`` for the ``keys`` (text hashes) cached for ``embedder``."""
@@ -583,9 +478,9 @@ class LanceDBStore:
         self,
         query_vector: npt.NDArray[np.float32] | None = None,
         query_text: str | None = None,
-        k: int = 5,
+        k: int = DEFAULT_K,
         where: Where | None = None,
-        mode: SearchMode = "vector",
+        mode: SearchMode = DEFAULT_SEARCH_MODE,
         *,
         fusion: str | None = None,
         weights: tuple[float, float] | None = None,
@@ -652,38 +547,20 @@ class LanceDBStore:
             if raw:
                 raise FilterError(f"LanceDB rejected the filter {where!r}: {e}") from e
             raise StoreError(f"LanceDB search in {self.collection!r} failed: {e}") from e
-        return [_result(rank, row, score) for rank, (row, score) in enumerate(scored[:k], start=1)]
+        return [row_result(rank, row, score) for rank, (row, score) in enumerate(scored[:k], start=1)]
 
     def _vector_scored(
         self, table: Any, q: npt.NDArray[np.float32], limit: int, sql: str | None, exact: bool
     ) -> list[tuple[dict[str, Any], float]]:
-        rows = vector_rows(table, q, limit, sql, _COLUMNS, self.ann, exact=exact)
+        rows = vector_rows(table, q, limit, sql, COLUMNS, self.ann, exact=exact)
         return [(r, finite(1.0 - float(r["_distance"]))) for r in rows]
 
     def _text_scored(
         self, table: Any, text: str, limit: int, sql: str | None
     ) -> list[tuple[dict[str, Any], float]]:
         if not self._fts_checked:  # collections made before the index existed get it here, once
-            self._ensure_fts(table)
+            ensure_fts(table, fts_columns(table.schema), self.collection)
             self._fts_checked = True
         columns = fts_columns(table.schema)
-        rows = text_rows(table, text, limit, sql, _COLUMNS, fts_columns=columns, boosts=fts_boosts(columns))
+        rows = text_rows(table, text, limit, sql, COLUMNS, fts_columns=columns, boosts=fts_boosts(columns))
         return [(r, float(r["_score"])) for r in rows]
-
-
-def _result(rank: int, row: dict[str, Any], score: float) -> SearchResult:
-    return SearchResult(
-        rank=rank,
-        score=score,
-        text=row["text"],
-        doc_id=row["doc_id"],
-        source=row["source"],
-        section_path=tuple(row["section_path"] or ()),
-        page_start=row["page_start"],
-        page_end=row["page_end"],
-        start=row["start"],
-        end=row["end"],
-        chunk_id=row["id"],
-        chunk_index=row["index"],
-        metadata=MappingProxyType(load_metadata(row["metadata"])),
-    )

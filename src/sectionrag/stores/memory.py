@@ -6,7 +6,7 @@ Scores, by mode:
   (both normalised here), in ``[-1, 1]``.
 - ``text``: Okapi BM25 (``k1=1.5``, ``b=0.75``) of the query's words over
   chunk text plus its enrichment text (summary, questions, keywords; see
-  :func:`~sectionrag.enrich.fields.enrichment_text`), lower-cased ``\w+``
+  :func:`~sectionrag.enrichment_fields.enrichment_text`), lower-cased ``\w+``
   tokens, no stemming; only chunks sharing a word with the query are returned.
 - ``hybrid``: the vector and text rankings (each cut to ``max(k, 50)``)
   fused with weights ``(w_vector, w_text)``, ``(1, 0.5)`` by default: by
@@ -28,12 +28,17 @@ from dataclasses import dataclass
 from types import MappingProxyType
 from typing import TYPE_CHECKING, Any
 
-from sectionrag.enrich.fields import enrichment_text, list_values
+from sectionrag.defaults import (
+    DEFAULT_COLLECTION,
+    DEFAULT_FUSION,
+    DEFAULT_K,
+    DEFAULT_SEARCH_MODE,
+    DEFAULT_WEIGHTS,
+)
+from sectionrag.enrichment_fields import enrichment_text, list_values
 from sectionrag.errors import CollectionNotFoundError, ConfigError, FilterError, IngestError, StoreError
 from sectionrag.protocols import CollectionInfo, DocumentInfo, SearchMode, SourceRecord, Where
 from sectionrag.stores._common import (
-    DEFAULT_FUSION,
-    DEFAULT_WEIGHTS,
     HYBRID_CANDIDATES,
     check_add,
     check_collection_name,
@@ -100,7 +105,7 @@ class InMemoryStore:
 
     def __init__(
         self,
-        collection: str = "default",
+        collection: str = DEFAULT_COLLECTION,
         *,
         fusion: str = DEFAULT_FUSION,
         weights: tuple[float, float] = DEFAULT_WEIGHTS,
@@ -264,9 +269,9 @@ class InMemoryStore:
         self,
         query_vector: npt.NDArray[np.float32] | None = None,
         query_text: str | None = None,
-        k: int = 5,
+        k: int = DEFAULT_K,
         where: Where | None = None,
-        mode: SearchMode = "vector",
+        mode: SearchMode = DEFAULT_SEARCH_MODE,
         *,
         fusion: str | None = None,
         weights: tuple[float, float] | None = None,

@@ -1,0 +1,49 @@
+"""Named defaults, in one place: every signature and CLI option that has a default takes it from here.
+
+Changing a default here changes it for the Python API and the command line
+alike. Each is the choice the benchmarks in ``benchmarks/`` support, or the
+conventional value where nothing was measured.
+"""
+
+from __future__ import annotations
+
+from typing import Final, Literal
+
+__all__ = [
+    "DEFAULT_BATCH_SIZE",
+    "DEFAULT_COLLECTION",
+    "DEFAULT_EMBEDDER",
+    "DEFAULT_FUSION",
+    "DEFAULT_K",
+    "DEFAULT_SEARCH_MODE",
+    "DEFAULT_SIMILARITY",
+    "DEFAULT_SIZE",
+    "DEFAULT_STORE",
+    "DEFAULT_STRATEGY",
+    "DEFAULT_WEIGHTS",
+]
+
+#: the embedder of a new collection: a registered name, a sentence-transformers model id or a path
+DEFAULT_EMBEDDER: Final = "bge-m3"
+#: the chunking strategy
+DEFAULT_STRATEGY: Final = "section"
+#: the similarity model of semantic chunking (a registered embedder name): a static model
+#: distilled offline from the packaged MiniLM
+DEFAULT_SIMILARITY: Final = "static"
+#: maximum tokens per chunk (counted with the embedder's tokenizer when a pipeline binds one)
+DEFAULT_SIZE: Final = 512
+#: texts per embedding call: the embedder's forward pass and the pipeline's batches alike
+DEFAULT_BATCH_SIZE: Final = 32
+#: the store the command line opens on ``--db``
+DEFAULT_STORE: Final = "lancedb"
+#: collection (table) name
+DEFAULT_COLLECTION: Final = "default"
+#: results per search
+DEFAULT_K: Final = 5
+#: search mode: ``vector`` (cosine), ``text`` (BM25) or ``hybrid`` (both, fused)
+DEFAULT_SEARCH_MODE: Final[Literal["vector", "text", "hybrid"]] = "vector"
+#: hybrid fusion: ``linear`` (weighted min-max normalised scores) or ``rrf`` (reciprocal rank fusion);
+#: linear beat vector-only recall@5 for every chunker on benchmarks/eval_data, where RRF did not
+DEFAULT_FUSION: Final = "linear"
+#: hybrid ``(vector, text)`` weights
+DEFAULT_WEIGHTS: Final = (1.0, 0.5)
