@@ -8,6 +8,7 @@ os.environ.setdefault("HF_HUB_OFFLINE", "1")
 os.environ.setdefault("TRANSFORMERS_OFFLINE", "1")
 os.environ.setdefault("TOKENIZERS_PARALLELISM", "false")
 
+from collections.abc import Iterator
 from typing import TYPE_CHECKING
 
 import pytest
@@ -25,3 +26,17 @@ def minilm() -> SentenceTransformerEmbedder:
     embedder = SentenceTransformerEmbedder("minilm", device="cpu")
     embedder.embed_query("warm up")  # load the weights once, here
     return embedder
+
+
+@pytest.fixture
+def clean_registry() -> Iterator[None]:
+    """Restore the stage registry (names and plug-ins loaded) after a test that registers plug-ins."""
+    from sectionrag import registry
+
+    entries = {kind: dict(names) for kind, names in registry._ENTRIES.items()}
+    loaded = set(registry._LOADED_PLUGINS)
+    yield
+    registry._ENTRIES.clear()
+    registry._ENTRIES.update(entries)
+    registry._LOADED_PLUGINS.clear()
+    registry._LOADED_PLUGINS.update(loaded)

@@ -1,5 +1,6 @@
 from __future__ import annotations
 
+from collections.abc import Sequence
 from pathlib import Path
 
 import pytest
@@ -112,3 +113,120 @@ def test_wrong_stage_types_and_bad_arguments() -> None:
         _pipe().ingest(["/definitely/not/here"])
     with pytest.raises(ConfigError, match="search mode"):
         _pipe().search("x", mode="fuzzy")  # type: ignore[arg-type]
+
+
+# -- wiring: the embedder's tokenizer ---------------------------------------------------
+
+
+class WideEmbedder(HashEmbedder):
+    """Counts every non-space character as a token, so its counts differ from words at once."""
+
+    def count_tokens(self, text: str) -> int:
+        return len(self.token_offsets(text))
+
+    def count_tokens_batch(self, texts: Sequence[str]) -> list[int]:
+        return [self.count_tokens(t) for t in texts]
+
+    def token_offsets(self, text: str) -> list[tuple[int, int]]:
+        return [(i, i + 1) for i, ch in enumerate(text) if not ch.isspace()]
+
+
+def test_a_plain_pipeline_counts_chunk_tokens_with_the_embedders_tokenizer() -> None:
+    emb = WideEmbedder()
+    given = sectionrag.chunker("paragraph", size=40)
+    pipe = Pipeline(chunker=given, embedder=emb, store=InMemoryStore())
+    assert pipe.chunker.tokenizer is emb  # type: ignore[attr-defined]
+    assert type(given.tokenizer).__name__ == "WordTokenizer"  # type: ignore[attr-defined]  # not changed
+    doc = Document.create(POLICY * 3, source="p.md")
+    chunks = pipe.chunker.chunk(doc)
+    assert all(c.token_count == emb.count_tokens(c.embed_text) <= 40 for c in chunks)
+    assert len(chunks) > len(given.chunk(doc))  # characters fill 40 faster than words
+
+
+def test_a_chunker_built_with_a_tokenizer_keeps_it() -> None:
+    own = HashEmbedder()
+    chunker = sectionrag.chunker("sentence", size=64, tokenizer=own)
+    pipe = Pipeline(chunker=chunker, embedder=WideEmbedder(), store=InMemoryStore())
+    assert pipe.chunker is chunker and chunker.tokenizer is own  # type: ignore[attr-defined]
+
+
+def test_the_default_chunker_and_an_inner_chunker_get_the_embedders_tokenizer() -> None:
+    emb = WideEmbedder()
+    pipe = Pipeline(embedder=emb, store=InMemoryStore())
+    assert pipe.chunker.config()["strategy"] == "section"  # type: ignore[attr-defined]
+    assert pipe.chunker.tokenizer is emb and pipe.chunker.inner.tokenizer is emb  # type: ignore[attr-defined]
+    inner = sectionrag.chunker("paragraph")
+    section = Pipeline(
+        chunker=sectionrag.chunker("section", inner=inner), embedder=emb, store=InMemoryStore()
+    ).chunker
+    assert section.inner.tokenizer is emb and section.inner is not inner  # type: ignore[attr-defined]
+
+
+def test_the_enricher_counts_with_the_embedders_tokenizer_too() -> None:
+    from sectionrag.enrich import ExtractiveEnricher
+
+    emb = WideEmbedder()
+    given = ExtractiveEnricher(embed_summary=True)
+    pipe = Pipeline(
+        chunker=sectionrag.chunker("paragraph"), embedder=emb, store=InMemoryStore(), enricher=given
+    )
+    assert pipe.enricher.tokenizer is emb and given.tokenizer is None  # type: ignore[union-attr]
+    pipe.ingest([Document.create(REPORT, source="r.md")])
+    hit = pipe.search("revenue", k=1, mode="text")[0]
+    assert hit.metadata["summary"]
+
+
+def test_the_fingerprint_records_the_bound_tokenizer(tmp_path: Path) -> None:
+    _write(tmp_path / "docs")
+    store = InMemoryStore()
+    plain = Pipeline(chunker=sectionrag.chunker("paragraph"), embedder=HashEmbedder(), store=store)
+    plain.ingest([tmp_path / "docs"])
+    emb = HashEmbedder()
+    explicit = Pipeline(chunker=sectionrag.chunker("paragraph", tokenizer=emb), embedder=emb, store=store)
+    assert len(explicit.ingest([tmp_path / "docs"]).unchanged) == 2  # same configuration, nothing redone
+
+
+# -- one search path ---------------------------------------------------------------------
+
+
+class RecordingStore(InMemoryStore):
+    def __init__(self) -> None:
+        super().__init__()
+        self.calls: list[dict[str, object]] = []
+
+    def search(self, *args: object, **kwargs: object):  # type: ignore[no-untyped-def,override]
+        self.calls.append(kwargs)
+        return super().search(*args, **kwargs)  # type: ignore[arg-type]
+
+
+def test_search_passes_mode_fusion_weights_where_and_k_to_the_store() -> None:
+    store = RecordingStore()
+    pipe = Pipeline(chunker=sectionrag.chunker("paragraph"), embedder=HashEmbedder(), store=store)
+    pipe.ingest([Document.create(POLICY, source="p.md")])
+    hits = pipe.search("return", k=1, where={"source": "p.md"}, mode="hybrid", fusion="rrf", weights=(1, 2))
+    assert len(hits) == 1
+    call = store.calls[-1]
+    assert call["fusion"] == "rrf" and call["weights"] == (1, 2) and call["k"] == 1
+    assert call["where"] == {"source": "p.md"} and call["mode"] == "hybrid"
+    pipe.search("return", mode="text")
+    assert "fusion" not in store.calls[-1] and store.calls[-1]["query_vector"] is None
+    with pytest.raises(ConfigError, match="hybrid only"):
+        pipe.search("return", mode="vector", fusion="rrf")
+    with pytest.raises(ConfigError, match="k must be at least 1"):
+        pipe.search("return", k=0)
+
+
+def test_a_query_vector_given_is_not_embedded_again() -> None:
+    class Counting(HashEmbedder):
+        queries = 0
+
+        def embed_query(self, text: str):  # type: ignore[no-untyped-def]
+            Counting.queries += 1
+            return super().embed_query(text)
+
+    emb = Counting()
+    pipe = Pipeline(chunker=sectionrag.chunker("paragraph"), embedder=emb, store=InMemoryStore())
+    pipe.ingest([Document.create(POLICY, source="p.md")])
+    vector = emb.embed_query("return a product")
+    assert pipe.search("return a product", query_vector=vector) == pipe.search("return a product")
+    assert Counting.queries == 2
