@@ -31,6 +31,7 @@ from typing import Any
 
 from sectionrag.errors import MissingDependencyError, ParseError
 from sectionrag.parsers._pdfium import PdfLine, extract_page_lines
+from sectionrag.parsers._plumber_tables import add_ruled_tables
 from sectionrag.parsers._sections import Heading, build_sections, normalize_title
 from sectionrag.parsers.headings import (
     HeadingStyle,
@@ -99,12 +100,22 @@ class PdfParser:
             (headings found on the pages still place them in the text).
         remove_headers: Drop running headers, footers and page numbers.
         password: Password for an encrypted PDF.
+        tables: Also read ruled tables with pdfplumber, one ``cell | cell`` line per
+            row (slower; see :mod:`sectionrag.parsers._plumber_tables`).
     """
 
-    def __init__(self, *, use_outline: bool = True, remove_headers: bool = True, password: str | None = None):
+    def __init__(
+        self,
+        *,
+        use_outline: bool = True,
+        remove_headers: bool = True,
+        password: str | None = None,
+        tables: bool = False,
+    ):
         self.use_outline = use_outline
         self.remove_headers = remove_headers
         self.password = password
+        self.tables = tables
 
     def parse(self, source: str | os.PathLike[str] | bytes, *, name: str | None = None) -> Document:
         """Parse a PDF path or its bytes.
@@ -154,6 +165,8 @@ class PdfParser:
             )
         if failed:
             metadata["unreadable_pages"] = failed
+        if self.tables:
+            add_ruled_tables(source, pages_lines, password=self.password)
         return self._build(pages_lines, outline, label, metadata)
 
     # ----------------------------------------------------------------- opening
