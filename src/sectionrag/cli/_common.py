@@ -6,10 +6,20 @@ import json
 import sys
 from typing import Any
 
-from sectionrag.defaults import DEFAULT_EMBEDDER, DEFAULT_STORE
+from sectionrag.defaults import (
+    DEFAULT_COLLECTION,
+    DEFAULT_EMBEDDER,
+    DEFAULT_FUSION,
+    DEFAULT_K,
+    DEFAULT_SEARCH_MODE,
+    DEFAULT_STORE,
+    DEFAULT_WEIGHTS,
+)
 
 __all__ = [
+    "add_collection_options",
     "add_parser_options",
+    "add_search_options",
     "build_parser",
     "embedder_for_store",
     "emit_json",
@@ -30,6 +40,34 @@ def emit_json(obj: Any) -> None:
 def progress_enabled() -> bool:
     """Show progress bars only when stderr is a terminal."""
     return sys.stderr.isatty()
+
+
+def add_collection_options(p: Any, *, db_help: str = "database directory") -> None:
+    """Add ``--db``, ``--collection`` and ``--store`` (which collection of which store)."""
+    p.add_argument("--db", required=True, help=db_help)
+    p.add_argument("--collection", default=DEFAULT_COLLECTION, help="collection name (default: %(default)s)")
+    p.add_argument("--store", default=DEFAULT_STORE, help="registered store (default: %(default)s)")
+
+
+def add_search_options(p: Any, *, k_help: str) -> None:
+    """Add ``-k``, ``--mode``, ``--fusion`` and ``--weights`` (how to search)."""
+    p.add_argument("-k", type=int, default=DEFAULT_K, help=f"{k_help} (default: %(default)s)")
+    p.add_argument(
+        "--mode",
+        choices=("vector", "text", "hybrid"),
+        default=DEFAULT_SEARCH_MODE,
+        help="search mode (default: %(default)s)",
+    )
+    p.add_argument(
+        "--fusion", choices=("rrf", "linear"), default=None, help=f"hybrid fusion (default: {DEFAULT_FUSION})"
+    )
+    p.add_argument(
+        "--weights",
+        default=None,
+        metavar="V,T",
+        help="hybrid weights of the vector and text rankings "
+        f"(default: {DEFAULT_WEIGHTS[0]:g},{DEFAULT_WEIGHTS[1]:g})",
+    )
 
 
 def add_parser_options(p: Any) -> None:

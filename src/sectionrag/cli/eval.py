@@ -5,8 +5,14 @@ from __future__ import annotations
 import argparse
 from typing import Any
 
-from sectionrag.cli._common import embedder_for_store, emit_json, open_store, parse_weights
-from sectionrag.defaults import DEFAULT_COLLECTION, DEFAULT_K, DEFAULT_SEARCH_MODE, DEFAULT_STORE
+from sectionrag.cli._common import (
+    add_collection_options,
+    add_search_options,
+    embedder_for_store,
+    emit_json,
+    open_store,
+    parse_weights,
+)
 
 __all__ = ["format_report", "register"]
 
@@ -33,22 +39,8 @@ def register(sub: Any, common: argparse.ArgumentParser) -> None:
         '("page": N may stand instead of start/end).',
     )
     p.add_argument("queries", metavar="QUERIES.jsonl", help="one JSON query per line")
-    p.add_argument("--db", required=True, help="database directory")
-    p.add_argument("--collection", default=DEFAULT_COLLECTION, help="collection name (default: %(default)s)")
-    p.add_argument("--store", default=DEFAULT_STORE, help="registered store (default: %(default)s)")
-    p.add_argument("-k", type=int, default=DEFAULT_K, help="results scored per query (default: %(default)s)")
-    p.add_argument(
-        "--mode",
-        choices=("vector", "text", "hybrid"),
-        default=DEFAULT_SEARCH_MODE,
-        help="search mode (default: %(default)s)",
-    )
-    p.add_argument(
-        "--fusion", choices=("rrf", "linear"), default=None, help="hybrid fusion (default: the store's)"
-    )
-    p.add_argument(
-        "--weights", default=None, metavar="V,T", help="hybrid weights of the vector and text rankings"
-    )
+    add_collection_options(p)
+    add_search_options(p, k_help="results scored per query")
     p.add_argument(
         "--where", default=None, metavar="EXPR", help="raw filter expression applied to every search"
     )

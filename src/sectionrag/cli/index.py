@@ -8,6 +8,7 @@ import time
 from typing import Any
 
 from sectionrag.cli._common import (
+    add_collection_options,
     add_parser_options,
     build_parser,
     embedder_for_store,
@@ -15,7 +16,7 @@ from sectionrag.cli._common import (
     open_store,
     progress_enabled,
 )
-from sectionrag.defaults import DEFAULT_COLLECTION, DEFAULT_EMBEDDER, DEFAULT_STORE, DEFAULT_STRATEGY
+from sectionrag.defaults import DEFAULT_EMBEDDER, DEFAULT_STRATEGY
 
 __all__ = ["register"]
 
@@ -24,9 +25,7 @@ def register(sub: Any, common: argparse.ArgumentParser) -> None:
     """Add the ``index`` command."""
     p = sub.add_parser("index", parents=[common], help="index files or directories into a database")
     p.add_argument("paths", nargs="+", metavar="PATH", help="files or directories to index")
-    p.add_argument("--db", required=True, help="database directory (created if missing)")
-    p.add_argument("--collection", default=DEFAULT_COLLECTION, help="collection name (default: %(default)s)")
-    p.add_argument("--store", default=DEFAULT_STORE, help="registered store (default: %(default)s)")
+    add_collection_options(p, db_help="database directory (created if missing)")
     p.add_argument(
         "--embedder",
         default=None,

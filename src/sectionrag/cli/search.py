@@ -6,19 +6,13 @@ import argparse
 from typing import Any
 
 from sectionrag.cli._common import (
+    add_collection_options,
+    add_search_options,
     embedder_for_store,
     emit_json,
     format_results,
     open_store,
     parse_weights,
-)
-from sectionrag.defaults import (
-    DEFAULT_COLLECTION,
-    DEFAULT_FUSION,
-    DEFAULT_K,
-    DEFAULT_SEARCH_MODE,
-    DEFAULT_STORE,
-    DEFAULT_WEIGHTS,
 )
 
 __all__ = ["register"]
@@ -28,26 +22,8 @@ def register(sub: Any, common: argparse.ArgumentParser) -> None:
     """Add the ``search`` command."""
     p = sub.add_parser("search", parents=[common], help="search an index")
     p.add_argument("query", help="the question or keywords")
-    p.add_argument("--db", required=True, help="database directory")
-    p.add_argument("--collection", default=DEFAULT_COLLECTION, help="collection name (default: %(default)s)")
-    p.add_argument("--store", default=DEFAULT_STORE, help="registered store (default: %(default)s)")
-    p.add_argument("-k", type=int, default=DEFAULT_K, help="number of results (default: %(default)s)")
-    p.add_argument(
-        "--mode",
-        choices=("vector", "text", "hybrid"),
-        default=DEFAULT_SEARCH_MODE,
-        help="search mode (default: %(default)s)",
-    )
-    p.add_argument(
-        "--fusion", choices=("rrf", "linear"), default=None, help=f"hybrid fusion (default: {DEFAULT_FUSION})"
-    )
-    p.add_argument(
-        "--weights",
-        default=None,
-        metavar="V,T",
-        help="hybrid weights of the vector and text rankings "
-        f"(default: {DEFAULT_WEIGHTS[0]:g},{DEFAULT_WEIGHTS[1]:g})",
-    )
+    add_collection_options(p)
+    add_search_options(p, k_help="number of results")
     p.add_argument(
         "--source", action="append", default=[], metavar="NAME", help="only this document (repeatable)"
     )
