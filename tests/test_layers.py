@@ -61,6 +61,16 @@ def imports(name: str, path: Path, known: dict[str, Path]) -> Iterator[tuple[str
     """Yield ``(imported module, line)`` for each import of the package's own modules in ``path``."""
     package = name.split(".")[0]
     is_package = path.name == "__init__.py"
+    seen: set[tuple[str, int]] = set()
+    for found in _imports(name, path, known, package, is_package):
+        if found not in seen:
+            seen.add(found)
+            yield found
+
+
+def _imports(
+    name: str, path: Path, known: dict[str, Path], package: str, is_package: bool
+) -> Iterator[tuple[str, int]]:
     for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"), str(path))):
         if isinstance(node, ast.Import):
             for alias in node.names:

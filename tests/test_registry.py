@@ -116,10 +116,15 @@ def test_a_registered_parser_takes_its_extensions_from_the_built_in_one(
         get_parser("html", use_outline=False)
 
 
-def test_import_sectionrag_reads_no_plugin_and_no_heavy_module() -> None:
+def test_built_in_names_read_no_plugin_and_import_nothing_heavy(tmp_path: Path) -> None:
+    note = tmp_path / "note.md"
+    note.write_text("# Note\n\ntext\n", encoding="utf-8")
     code = (
         "import sys, sectionrag\n"
+        "from sectionrag.embedders import get_embedder\n"
         "sectionrag.chunker('paragraph')\n"
+        f"sectionrag.parse({str(note)!r})\n"
+        "get_embedder('sentence-transformers/all-MiniLM-L6-v2')\n"  # a model id: no plug-in lookup
         "from sectionrag import registry\n"
         "print(registry._LOADED_PLUGINS == set(), 'torch' in sys.modules, 'lancedb' in sys.modules)\n"
     )

@@ -47,6 +47,7 @@ from sectionrag.protocols import (
     Enricher,
     Parser,
     TokenCounter,
+    TokenizerDefault,
     VectorStore,
 )
 from sectionrag.registry import register
@@ -85,6 +86,7 @@ __all__ = [
     "SectionRagError",
     "StoreError",
     "TokenCounter",
+    "TokenizerDefault",
     "UnsupportedFileTypeError",
     "VectorStore",
     "__version__",

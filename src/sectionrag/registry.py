@@ -33,7 +33,8 @@ Plug-ins for the command line. A package declares an entry point in the
 group ``sectionrag.plugins`` (a module whose import calls :func:`register`,
 or a function that does), or a user lists modules in the
 ``SECTIONRAG_PLUGINS`` environment variable (comma-separated). Both are
-loaded the first time a name is not found (or by :func:`load_plugins`).
+loaded the first time a name or a file extension is not found (or by
+:func:`load_plugins`); built-in names never read them.
 """
 
 from __future__ import annotations
@@ -62,6 +63,7 @@ __all__ = [
     "lookup",
     "names",
     "parser_extensions",
+    "parser_for_extension",
     "register",
     "unregister",
 ]
@@ -195,11 +197,16 @@ def _extension(ext: str) -> str:
     return ext if ext.startswith(".") else f".{ext}"
 
 
-def find(kind: str, name: str) -> Entry | None:
-    """Return the entry of ``name``, loading the plug-ins once if it is not registered yet."""
+def find(kind: str, name: str, *, plugins: bool = True) -> Entry | None:
+    """Return the entry of ``name``, or ``None``.
+
+    When ``name`` is not registered and ``plugins`` is true, the plug-ins not
+    loaded yet are loaded first (reading the entry points costs a fraction
+    of a second, once per process).
+    """
     checked = _check_kind(kind)
     found = _ENTRIES[checked].get(name)
-    if found is None and load_plugins():
+    if found is None and plugins and load_plugins():
         found = _ENTRIES[checked].get(name)
     return found
 
@@ -257,6 +264,19 @@ def _choices(kind: str) -> str:
 def parser_extensions() -> dict[str, str]:
     """Return ``{extension: parser name}`` over the registered parsers (plug-ins loaded first)."""
     load_plugins()
+    return _extensions()
+
+
+def parser_for_extension(extension: str) -> str | None:
+    """Return the parser registered for ``extension`` (``".md"``), loading the plug-ins only on a miss."""
+    ext = extension.lower()
+    found = _extensions().get(ext)
+    if found is None and load_plugins():
+        found = _extensions().get(ext)
+    return found
+
+
+def _extensions() -> dict[str, str]:
     with _LOCK:
         parsers = list(_ENTRIES["parser"].values())
     return {ext: e.name for e in parsers for ext in e.extensions}

@@ -8,6 +8,7 @@ from pathlib import Path
 from typing import Any
 
 from sectionrag.cli._common import format_results
+from sectionrag.defaults import DEFAULT_STRATEGY
 
 __all__ = ["DEMO_QUERIES", "demo_data_dir", "register"]
 
@@ -26,7 +27,7 @@ def register(sub: Any, common: argparse.ArgumentParser) -> None:
     p = sub.add_parser("demo", parents=[common], help="index the sample documents and run sample queries")
     p.add_argument("--db", default=None, help="database directory (default: a temporary directory)")
     p.add_argument("--embedder", default="minilm", help="embedder (default: %(default)s, works offline)")
-    p.add_argument("--strategy", default="section", help="chunking strategy (default: %(default)s)")
+    p.add_argument("--strategy", default=DEFAULT_STRATEGY, help="chunking strategy (default: %(default)s)")
     p.add_argument("-k", type=int, default=3, help="results per query (default: %(default)s)")
     p.add_argument("--query", action="append", default=[], help="ask this instead of the sample queries")
     p.set_defaults(handler=run)

@@ -42,7 +42,8 @@ def get_embedder(name: str | Embedder = DEFAULT_EMBEDDER, **options: Any) -> Emb
                 raise ConfigError(f"options {sorted(options)} cannot be applied to an Embedder instance")
             return name
         raise TypeError(f"name must be a str or an Embedder, not {type(name).__name__}")
-    if registry.find("embedder", name) is not None:
+    # a model id ("org/name") or a path is never looked for among plug-ins (reading them costs time)
+    if registry.find("embedder", name, plugins="/" not in name and "\\" not in name) is not None:
         built: Embedder = registry.create("embedder", name, **options)  # checked where it is used
         return built
     try:

@@ -60,7 +60,7 @@ def detect_kind(path: str | os.PathLike[str], head: bytes | None = None) -> str:
                 head = fh.read(4096)
         except OSError as e:
             raise ParseError(f"{name}: cannot read file ({e.strerror or e})", source=name) from e
-    by_ext = registry.parser_extensions().get(p.suffix.lower())
+    by_ext = registry.parser_for_extension(p.suffix) if p.suffix else None
     if by_ext is not None and by_ext not in _SNIFFED:
         return by_ext
     sniffed = sniff_kind(head)
@@ -102,7 +102,7 @@ def accepted_options(parser_class: Any) -> frozenset[str] | None:
 def _parser_entry(kind: str) -> registry.Entry:
     key = kind.lower()
     if key.startswith("."):
-        by_ext = registry.parser_extensions().get(key)
+        by_ext = registry.parser_for_extension(key)
         if by_ext is None:
             raise UnsupportedFileTypeError(f"no parser for {kind!r}; supported types: {_supported()}")
         key = by_ext
