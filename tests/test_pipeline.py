@@ -230,3 +230,20 @@ def test_a_query_vector_given_is_not_embedded_again() -> None:
     vector = emb.embed_query("return a product")
     assert pipe.search("return a product", query_vector=vector) == pipe.search("return a product")
     assert Counting.queries == 2
+
+
+def test_stages_pickle_for_a_worker_process(tmp_path: Path) -> None:
+    import pickle
+
+    from sectionrag.ingest.stages import Stages
+    from sectionrag.parsers import AutoParser
+    from sectionrag.stores import LanceDBStore
+
+    note = tmp_path / "n.md"
+    note.write_text("# N\n\ntext\n", encoding="utf-8")
+    store = LanceDBStore(tmp_path / "db")  # not connected yet
+    stages = Pipeline(embedder=HashEmbedder(), store=store, parser=AutoParser(use_outline=False)).stages()
+    stages.parser.parse(note)  # builds (and caches) the Markdown parser
+    again = pickle.loads(pickle.dumps(stages))
+    assert isinstance(again, Stages) and again.parser.options == {"use_outline": False}  # type: ignore[attr-defined]
+    assert again.parser.parse(note).sections[0].title == "N"

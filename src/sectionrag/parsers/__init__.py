@@ -173,6 +173,15 @@ class AutoParser:
         options = ", ".join(f"{k}={v!r}" for k, v in sorted(self.options.items()) if k != "password")
         return f"AutoParser({options})"
 
+    def __getstate__(self) -> dict[str, Any]:
+        # picklable for worker processes: the parsers are built again there, on first use
+        return {"options": self.options}
+
+    def __setstate__(self, state: dict[str, Any]) -> None:
+        self.options = dict(state["options"])
+        self._parsers = {}
+        self._lock = threading.Lock()
+
     def config(self) -> dict[str, Any]:
         """Return the options given (what decides the documents), for ingestion's records."""
         return {"options": dict(self.options)}
