@@ -1,4 +1,9 @@
-"""``sectionrag index``: parse, chunk, (enrich), embed and store files."""
+"""``sectionrag index``: parse, chunk, (enrich), embed and store files.
+
+An existing collection is reopened with :meth:`~sectionrag.Pipeline.open`:
+its recorded embedder, chunker, enricher and parser are used unless an
+option names another. A run over unchanged files loads no model.
+"""
 
 from __future__ import annotations
 
@@ -11,10 +16,11 @@ from sectionrag.cli._common import (
     add_collection_options,
     add_parser_options,
     build_parser,
-    embedder_for_store,
     emit_json,
+    open_collection,
     open_store,
     progress_enabled,
+    resolve_embedder,
 )
 from sectionrag.defaults import DEFAULT_EMBEDDER, DEFAULT_STRATEGY
 
@@ -33,15 +39,19 @@ def register(sub: Any, common: argparse.ArgumentParser) -> None:
         "a model id or a local path; an existing collection remembers its embedder",
     )
     p.add_argument(
-        "--strategy", default=DEFAULT_STRATEGY, help="registered chunking strategy (default: %(default)s)"
+        "--strategy",
+        default=None,
+        help=f"registered chunking strategy (default: {DEFAULT_STRATEGY} for a new collection; "
+        "an existing one keeps its recorded chunker unless --strategy or --size is given)",
     )
     p.add_argument("--size", type=int, default=None, help="maximum tokens per chunk")
     add_parser_options(p)
     p.add_argument(
         "--enrich",
-        default="none",
+        default=None,
         metavar="MODE",
-        help="none (default); extractive (offline: central sentence, key phrases, dates, fiscal "
+        help="none (the default for a new collection; an existing one keeps its recorded enrichment); "
+        "extractive (offline: central sentence, key phrases, dates, fiscal "
         "periods, amounts, names); llm (summary, questions, entities from --llm-url/--anthropic); "
         "or another registered enricher",
     )
@@ -195,22 +205,40 @@ def estimate(args: argparse.Namespace, pipe: Any) -> int:
     return 0 if not failed else 1
 
 
+def _stages(args: argparse.Namespace) -> dict[str, Any]:
+    """Return the stages the options ask for: chunker, enricher, parser (those not given are left out)."""
+    from sectionrag import registry
+
+    stages: dict[str, Any] = {}
+    if args.strategy is not None or args.size is not None:
+        params: dict[str, Any] = {} if args.size is None else {"size": args.size}
+        stages["chunker"] = registry.create("chunker", args.strategy or DEFAULT_STRATEGY, **params)
+    if args.enrich is not None:
+        enricher = build_enricher(args.enrich, args)
+        stages["enricher"] = False if enricher is None else enricher
+    if args.parser is not None or args.tables:
+        stages["parser"] = build_parser(args)
+    return stages
+
+
 def run(args: argparse.Namespace) -> int:
     """Index the given paths and print a report."""
-    from sectionrag import registry
+    from sectionrag.errors import CollectionNotFoundError
     from sectionrag.pipeline import Pipeline
 
     started = time.perf_counter()
-    store = open_store(args.db, args.collection, args.store)
-    embedder = embedder_for_store(store, args.embedder)
-    params: dict[str, Any] = {} if args.size is None else {"size": args.size}
-    pipe = Pipeline(
-        parser=build_parser(args),
-        chunker=registry.create("chunker", args.strategy, **params),
-        embedder=embedder,
-        store=store,
-        enricher=build_enricher(args.enrich, args),
-    )
+    stages = _stages(args)
+    try:
+        pipe = open_collection(args, **stages)
+    except CollectionNotFoundError:  # a new collection: the options, else the defaults
+        pipe = Pipeline(
+            parser=stages.get("parser") or build_parser(args),
+            chunker=stages.get("chunker"),
+            embedder=resolve_embedder(args.embedder),
+            store=open_store(args.db, args.collection, args.store),
+            enricher=stages.get("enricher") or None,
+        )
+    embedder = pipe.embedder
     if args.estimate:
         return estimate(args, pipe)
     report = pipe.ingest(
