@@ -20,7 +20,7 @@ from sectionrag.errors import ConfigError, SectionRagError
 __all__ = ["COMMANDS", "build_parser", "main"]
 
 #: command modules, in the order ``--help`` lists them
-COMMANDS = ("parse", "chunk", "index", "search", "compare", "eval", "demo")
+COMMANDS = ("parse", "chunk", "index", "search", "compare", "eval", "mcp", "demo")
 
 
 class _Parser(argparse.ArgumentParser):
