@@ -65,17 +65,24 @@ def test_an_mcp_client_lists_indexes_searches_and_reads(tmp_path: Path) -> None:
 
     async def session_steps() -> None:
         with anyio.fail_after(240):
-            async with stdio_client(server_params(tmp_path)) as (read, write), ClientSession(read, write) as s:
+            async with (
+                stdio_client(server_params(tmp_path)) as (read, write),
+                ClientSession(read, write) as s,
+            ):
                 await s.initialize()
                 listed = await s.list_tools()
                 seen["tools"] = {t.name: t for t in listed.tools}
-                seen["index"] = await s.call_tool("index", {"paths": ["docs"]})  # relative to the server's cwd
+                seen["index"] = await s.call_tool(
+                    "index", {"paths": ["docs"]}
+                )  # relative to the server's cwd
                 seen["search"] = await s.call_tool("search", {"query": "Can I return a product?", "k": 3})
                 seen["text"] = await s.call_tool(
                     "search", {"query": "refund", "mode": "text", "sources": [POLICIES], "k": 2}
                 )
                 seen["outline"] = await s.call_tool("outline", {"source": POLICIES})
-                seen["read"] = await s.call_tool("read_section", {"source": POLICIES, "section": "Refund Policy"})
+                seen["read"] = await s.call_tool(
+                    "read_section", {"source": POLICIES, "section": "Refund Policy"}
+                )
                 seen["malformed"] = await s.call_tool("search", {"k": "many"})
                 seen["unknown"] = await s.call_tool("read_section", {"source": POLICIES, "section": "Nope"})
                 seen["after"] = await s.call_tool("list_documents", {})
@@ -98,8 +105,12 @@ def test_an_mcp_client_lists_indexes_searches_and_reads(tmp_path: Path) -> None:
     assert len(hits) == 3 and hits[0]["source"].endswith(POLICIES)
     assert hits[0]["section_path"][-1] in ("Refund Policy", "Items That Cannot Be Returned")
     for hit in hits:
-        assert {"text", "source", "section_path", "page_start", "page_end", "start", "end", "score"} <= set(hit)
-        assert (tmp_path / hit["source"]).read_text(encoding="utf-8")[hit["start"] : hit["end"]] == hit["text"]
+        assert {"text", "source", "section_path", "page_start", "page_end", "start", "end", "score"} <= set(
+            hit
+        )
+        assert (tmp_path / hit["source"]).read_text(encoding="utf-8")[hit["start"] : hit["end"]] == hit[
+            "text"
+        ]
     text_hits = seen["text"].structured_content
     assert text_hits["mode"] == "text" and all(h["source"].endswith(POLICIES) for h in text_hits["results"])
 

@@ -205,3 +205,24 @@ def test_minilm_collection_reopens_without_naming_the_embedder(
     pipe = Pipeline.open(db)
     assert pipe.embedder.name == "sentence-transformers/all-MiniLM-L6-v2"
     assert hits(pipe.search(QUERY, k=3)) == hits(built.search(QUERY, k=3))
+
+
+@pytest.mark.model
+def test_cli_index_of_an_unchanged_folder_loads_no_model(tmp_path: Path, docs: Path, minilm: Any) -> None:
+    import subprocess
+
+    db = tmp_path / "db"
+    assert (
+        Pipeline(embedder=minilm, store=LanceDBStore(db), chunker=sectionrag.chunker("paragraph"))
+        .ingest([docs])
+        .ok
+    )
+    code = (
+        "import sys; from sectionrag.cli import main; "
+        f"rc = main(['index', {str(docs)!r}, '--db', {str(db)!r}, '--json']); "
+        "heavy = [m for m in ('torch', 'sentence_transformers', 'transformers') if m in sys.modules]; "
+        "print(rc, heavy, file=sys.stderr)"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert out.stderr.strip().splitlines()[-1] == "0 []"
+    assert json.loads(out.stdout)["unchanged"] == 2
