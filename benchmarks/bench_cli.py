@@ -168,7 +168,9 @@ def _best(values: list[float]) -> str:
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
     parser.add_argument("--src", action="append", default=[], metavar="DIR[=LABEL]")
     parser.add_argument("--repeat", type=int, default=5, help="runs of each search and import (default 5)")
     parser.add_argument("--index-repeat", type=int, default=2, help="first-index runs (default 2)")
@@ -186,7 +188,9 @@ def main() -> None:
     py = sys.executable
     try:
         for tree in trees:  # one-off work (the static chunking model is distilled and cached once)
-            tree.cli("warmup", "index", str(corpus), "--db", str(tree.work / "db-warmup"), "--embedder", "minilm")
+            tree.cli(
+                "warmup", "index", str(corpus), "--db", str(tree.work / "db-warmup"), "--embedder", "minilm"
+            )
         for r in range(args.index_repeat):
             for tree in trees if r % 2 == 0 else reversed(trees):
                 db = tree.work / f"db{r}"
@@ -207,18 +211,28 @@ def main() -> None:
         shutil.rmtree(tmp, ignore_errors=True)
 
     load = os.getloadavg()
-    print(f"\nmachine: {os.cpu_count()} CPUs, load average {load[0]:.1f} / {load[1]:.1f} / {load[2]:.1f} at the end")
+    print(
+        f"\nmachine: {os.cpu_count()} CPUs, load average {load[0]:.1f} / {load[1]:.1f} / {load[2]:.1f} at the end"
+    )
     print(f"{args.repeat} runs per search/import row, {args.index_repeat} first indexes; seconds\n")
-    head = "| row | " + " | ".join(f"{t.label}: wall (best) | {t.label}: CPU" for t in trees) + " | torch imported |"
+    head = (
+        "| row | "
+        + " | ".join(f"{t.label}: wall (best) | {t.label}: CPU" for t in trees)
+        + " | torch imported |"
+    )
     print(head)
     print("|---|" + "---:|---:|" * len(trees) + "---|")
-    rows = ["import", "model load"] + [
-        k for m in MODES for k in (f"search {m} first", f"search {m}")
-    ] + ["index first", "index no-op"]
+    rows = (
+        ["import", "model load"]
+        + [k for m in MODES for k in (f"search {m} first", f"search {m}")]
+        + ["index first", "index no-op"]
+    )
     for key in rows:
         cells = []
         for t in trees:
-            cells.append(f"{_fmt(t.wall.get(key, []))} ({_best(t.wall.get(key, []))}) | {_fmt(t.cpu.get(key, []))}")
+            cells.append(
+                f"{_fmt(t.wall.get(key, []))} ({_best(t.wall.get(key, []))}) | {_fmt(t.cpu.get(key, []))}"
+            )
         torch = "; ".join(
             f"{t.label}: {'yes' if any(t.torch.get(key, {False})) else 'no'}" for t in trees if key in t.torch
         )
@@ -247,7 +261,10 @@ def main() -> None:
             f"  index: first {first:.2f} s, no-op {noop:.2f} s: {first / noop:.1f}x faster "
             f"(CPU: {first_cpu:.2f} s vs {noop_cpu:.2f} s, {first_cpu / noop_cpu:.1f}x)"
         )
-    print(json.dumps({t.label: {"wall": t.wall, "cpu": t.cpu, "inner": t.inner} for t in trees}), file=sys.stderr)
+    print(
+        json.dumps({t.label: {"wall": t.wall, "cpu": t.cpu, "inner": t.inner} for t in trees}),
+        file=sys.stderr,
+    )
 
 
 if __name__ == "__main__":

@@ -209,8 +209,7 @@ class Pipeline:
             existing = ", ".join(listing()) if callable(listing) else ""
             raise CollectionNotFoundError(
                 f"collection {collection!r} does not exist in {db} "
-                f"(existing collections: {existing or 'none'}); build it with Pipeline.default(...) "
-                "or Pipeline(...) and ingest documents first"
+                f"(existing collections: {existing or 'none'}); index documents into it first"
             )
         if embedder is None:
             emb = restore_embedder(settings, check=check)

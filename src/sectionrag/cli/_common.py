@@ -145,7 +145,7 @@ def open_collection(args: Any, *, check: bool = True, **stages: Any) -> Any:
         )
     except CollectionNotFoundError as e:
         raise CollectionNotFoundError(
-            f"{e}; index documents first with `sectionrag index PATH --db {args.db}"
+            f"{e} with `sectionrag index PATH --db {args.db}"
             + ("" if args.collection == DEFAULT_COLLECTION else f" --collection {args.collection}")
             + "`"
         ) from e

@@ -521,14 +521,18 @@ def open_pipeline(
 ) -> Pipeline:
     """Open the collection (:meth:`Pipeline.open`), or prepare a new one built with ``embedder``.
 
+    A recorded model that cannot be loaded here does not stop the server: the
+    calls that need it (vector and hybrid search, indexing changed files)
+    answer with a tool error naming it, the others work.
+
     Raises:
-        ModelNotAvailableError: the collection's model (or ``embedder``) cannot be loaded here.
+        ModelNotAvailableError: the collection's embedder cannot even be built here.
     """
     from sectionrag import registry
     from sectionrag.embedders import get_embedder
 
     try:
-        return Pipeline.open(db, collection, store=store, embedder=embedder)
+        return Pipeline.open(db, collection, store=store, embedder=embedder, check=False)
     except CollectionNotFoundError:
         return Pipeline(
             embedder=get_embedder(embedder or DEFAULT_EMBEDDER),
