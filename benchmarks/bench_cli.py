@@ -1,4 +1,4 @@
-"""Command-line latency: ``import sectionrag``, ``sectionrag search`` per mode, ``sectionrag index`` first vs no-op.
+"""Command-line latency: ``import sectionrag``, ``search`` per mode, ``index`` first vs no-op.
 
 Every figure is a fresh ``python -m sectionrag ...`` process (what a shell
 user pays per command), timed end to end (wall) and by its CPU time (user +
@@ -211,9 +211,8 @@ def main() -> None:
         shutil.rmtree(tmp, ignore_errors=True)
 
     load = os.getloadavg()
-    print(
-        f"\nmachine: {os.cpu_count()} CPUs, load average {load[0]:.1f} / {load[1]:.1f} / {load[2]:.1f} at the end"
-    )
+    loads = " / ".join(f"{x:.1f}" for x in load)
+    print(f"\nmachine: {os.cpu_count()} CPUs, load average {loads} at the end")
     print(f"{args.repeat} runs per search/import row, {args.index_repeat} first indexes; seconds\n")
     head = (
         "| row | "
@@ -249,10 +248,10 @@ def main() -> None:
             wall = statistics.median(t.wall[f"search {mode}"])
             cpu = statistics.median(t.cpu[f"search {mode}"])
             model_cpu = statistics.median(t.cpu["model load"])
+            model_wall = statistics.median(t.wall["model load"])
             print(
-                f"  search {mode}: wall {wall:.2f} s = model process {statistics.median(t.wall['model load']):.2f} s "
-                f"+ {wall - statistics.median(t.wall['model load']):.2f} s; CPU {cpu:.2f} s = model {model_cpu:.2f} s "
-                f"+ {cpu - model_cpu:.2f} s"
+                f"  search {mode}: wall {wall:.2f} s = model process {model_wall:.2f} s + {wall - model_wall:.2f} s; "
+                f"CPU {cpu:.2f} s = model {model_cpu:.2f} s + {cpu - model_cpu:.2f} s"
             )
         for mode in MODES:
             warm = t.inner.get(f"warm query {mode}", [])

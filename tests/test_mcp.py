@@ -23,11 +23,11 @@ from sectionrag.testing import HashEmbedder
 
 pytest.importorskip("mcp", reason='needs pip install "sectionrag[mcp]"')
 
-import anyio  # noqa: E402
-from mcp import ClientSession, StdioServerParameters, stdio_client  # noqa: E402
-from mcp.server.mcpserver.exceptions import ToolError  # noqa: E402
+import anyio
+from mcp import ClientSession, StdioServerParameters, stdio_client
+from mcp.server.mcpserver.exceptions import ToolError
 
-from sectionrag.integrations.mcp import SectionragTools, create_server  # noqa: E402
+from sectionrag.integrations.mcp import SectionragTools, create_server
 
 ROOT = Path(__file__).resolve().parent.parent
 EXAMPLES = ROOT / "examples" / "data"
@@ -147,10 +147,10 @@ def tools(tmp_path: Path) -> SectionragTools:
 
 
 def test_tools_report_what_went_wrong_as_tool_errors(tools: SectionragTools, tmp_path: Path) -> None:
-    with pytest.raises(ToolError, match="no such file or directory: .*missing.md"):
+    with pytest.raises(ToolError, match=r"no such file or directory: .*missing\.md"):
         tools.index(["docs", "missing.md"])
     assert len(tools.index(["docs"]).added) == 2
-    with pytest.raises(ToolError, match="no indexed document matches 'other.pdf'"):
+    with pytest.raises(ToolError, match=r"no indexed document matches 'other\.pdf'"):
         tools.outline("other.pdf")
     with pytest.raises(ToolError, match="no indexed document matches"):
         tools.search("refund", sources=["other.pdf"])
