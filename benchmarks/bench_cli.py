@@ -250,8 +250,8 @@ def main() -> None:
             model_cpu = statistics.median(t.cpu["model load"])
             model_wall = statistics.median(t.wall["model load"])
             print(
-                f"  search {mode}: wall {wall:.2f} s = model process {model_wall:.2f} s + {wall - model_wall:.2f} s; "
-                f"CPU {cpu:.2f} s = model {model_cpu:.2f} s + {cpu - model_cpu:.2f} s"
+                f"  search {mode}: wall {wall:.2f} s = model process {model_wall:.2f} s "
+                f"+ {wall - model_wall:.2f} s; CPU {cpu:.2f} s = model {model_cpu:.2f} s + {cpu - model_cpu:.2f} s"
             )
         for mode in MODES:
             warm = t.inner.get(f"warm query {mode}", [])
