@@ -249,10 +249,11 @@ def main() -> None:
             cpu = statistics.median(t.cpu[f"search {mode}"])
             model_cpu = statistics.median(t.cpu["model load"])
             model_wall = statistics.median(t.wall["model load"])
+            over_wall, over_cpu = wall - model_wall, cpu - model_cpu
             print(
-                f"  search {mode}: wall {wall:.2f} s = model process {model_wall:.2f} s "
-                f"+ {wall - model_wall:.2f} s; CPU {cpu:.2f} s = model {model_cpu:.2f} s + {cpu - model_cpu:.2f} s"
+                f"  search {mode}: wall {wall:.2f} s = model process {model_wall:.2f} s + {over_wall:.2f} s"
             )
+            print(f"  search {mode}: CPU {cpu:.2f} s = model process {model_cpu:.2f} s + {over_cpu:.2f} s")
         for mode in MODES:
             warm = t.inner.get(f"warm query {mode}", [])
             print(f"  warm query {mode}: {1000 * statistics.median(warm):.1f} ms (median, in process)")
