@@ -33,9 +33,19 @@ def register(sub: Any, common: argparse.ArgumentParser) -> None:
         "a model id or a local path; an existing collection remembers its embedder",
     )
     p.add_argument(
-        "--strategy", default=DEFAULT_STRATEGY, help="registered chunking strategy (default: %(default)s)"
+        "--strategy",
+        default=None,
+        help=f"registered chunking strategy (default: the collection's, {DEFAULT_STRATEGY} for a new one)",
     )
-    p.add_argument("--size", type=int, default=None, help="maximum tokens per chunk")
+    p.add_argument(
+        "--size", type=int, default=None, help="maximum tokens per chunk (default: the collection's)"
+    )
+    p.add_argument(
+        "--rechunk",
+        action="store_true",
+        help="re-index documents the collection holds with other chunking, parsing, enrichment "
+        "or embedder settings (refused otherwise)",
+    )
     add_parser_options(p)
     p.add_argument(
         "--enrich",
@@ -83,6 +93,16 @@ def register(sub: Any, common: argparse.ArgumentParser) -> None:
         "--sync",
         action="store_true",
         help="also delete indexed documents whose source is gone (the collection mirrors PATH...)",
+    )
+    p.add_argument(
+        "--allow-empty",
+        action="store_true",
+        help="let --sync delete every document of the collection (refused otherwise)",
+    )
+    p.add_argument(
+        "--follow-symlinks",
+        action="store_true",
+        help="follow symbolic links that leave the directories given (skipped with a warning otherwise)",
     )
     p.add_argument("--include", action="append", default=[], metavar="GLOB", help="only files matching GLOB")
     p.add_argument("--exclude", action="append", default=[], metavar="GLOB", help="skip files matching GLOB")
@@ -164,6 +184,7 @@ def estimate(args: argparse.Namespace, pipe: Any) -> int:
     """``--estimate``: parse and chunk the paths, print what enrichment would cost; send and write nothing."""
     from sectionrag.enrich import EnrichmentEstimate
     from sectionrag.errors import ConfigError, SectionRagError
+    from sectionrag.ingest.sources import display_source
     from sectionrag.pipeline import discover_files
 
     enricher = pipe.enricher
@@ -171,12 +192,17 @@ def estimate(args: argparse.Namespace, pipe: Any) -> int:
         raise ConfigError("--estimate needs --enrich llm (or extractive, which calls no LLM)")
     total = EnrichmentEstimate(0, 0, 0, 0, 0, 0)
     failed: list[dict[str, str]] = []
-    files = discover_files(args.paths, include=args.include, exclude=args.exclude)
+    files = discover_files(
+        args.paths, include=args.include, exclude=args.exclude, follow_symlinks=args.follow_symlinks
+    )
     for path in files:
         try:
             chunks = pipe.chunker.chunk(pipe.parser.parse(path))
-        except (SectionRagError, OSError) as e:
-            failed.append({"source": str(path), "error": " ".join(str(e).split())})
+        except Exception as e:  # one bad file never stops the estimate
+            text = " ".join(str(e).split())
+            if not isinstance(e, (SectionRagError, OSError)):
+                text = f"{type(e).__name__}: {text}"
+            failed.append({"source": display_source(str(path)), "error": text})
             continue
         if hasattr(enricher, "estimate"):
             total = total + enricher.estimate(chunks)
@@ -195,18 +221,50 @@ def estimate(args: argparse.Namespace, pipe: Any) -> int:
     return 0 if not failed else 1
 
 
+def build_chunker(args: argparse.Namespace, store: Any, embedder: Any) -> Any:
+    """Return the chunker of ``--strategy``/``--size``; the collection's settings fill in what is not given.
+
+    With neither option, the chunker the collection records is built again
+    (so a re-run re-chunks nothing); with ``--size`` alone, the recorded
+    strategy with that size; for a new collection, the default strategy.
+    """
+    import logging
+
+    from sectionrag import registry
+    from sectionrag.ingest.fingerprint import chunker_settings, read_recorded_config, recorded_chunker
+
+    params: dict[str, Any] = {} if args.size is None else {"size": args.size}
+    if args.strategy is not None:
+        return registry.create("chunker", args.strategy, **params)
+    config = read_recorded_config(store)
+    if config is not None:
+        if not params:
+            chunker = recorded_chunker(config, embedder)
+            if chunker is not None:
+                return chunker
+        else:
+            settings = chunker_settings(config)
+            if settings is not None:
+                return registry.create("chunker", settings[0], **{**settings[1], **params})
+        logging.getLogger("sectionrag.cli").warning(
+            "the chunker this collection was built with cannot be built again from its record; "
+            "using --strategy %s (give --strategy and --size to choose)",
+            DEFAULT_STRATEGY,
+        )
+    return registry.create("chunker", DEFAULT_STRATEGY, **params)
+
+
 def run(args: argparse.Namespace) -> int:
     """Index the given paths and print a report."""
-    from sectionrag import registry
+    from sectionrag.ingest.sources import display_source
     from sectionrag.pipeline import Pipeline
 
     started = time.perf_counter()
     store = open_store(args.db, args.collection, args.store)
     embedder = embedder_for_store(store, args.embedder)
-    params: dict[str, Any] = {} if args.size is None else {"size": args.size}
     pipe = Pipeline(
         parser=build_parser(args),
-        chunker=registry.create("chunker", args.strategy, **params),
+        chunker=build_chunker(args, store, embedder),
         embedder=embedder,
         store=store,
         enricher=build_enricher(args.enrich, args),
@@ -216,8 +274,11 @@ def run(args: argparse.Namespace) -> int:
     report = pipe.ingest(
         args.paths,
         sync=args.sync,
+        allow_empty=args.allow_empty,
+        rechunk=args.rechunk,
         include=args.include,
         exclude=args.exclude,
+        follow_symlinks=args.follow_symlinks,
         progress=progress_enabled(),
         lock_timeout=args.wait,
         verify=args.verify,
@@ -227,12 +288,14 @@ def run(args: argparse.Namespace) -> int:
         f"({embedder.name} -> {args.db}:{args.collection})"
     )
     if args.json:
-        emit_json(report.to_dict())
+        emit_json(report.to_dict(display_source))
         if not report.ok:  # stdout holds the JSON document; say it on stderr too
             print(f"sectionrag index: {len(report.failed)} source(s) failed; {summary}", file=sys.stderr)
     else:
         for f in report.failed:
-            print(f"failed: {f.source}: {f.error}", file=sys.stderr)
+            print(f"failed: {display_source(f.source)}: {f.error}", file=sys.stderr)
+        for w in report.warnings:
+            print(f"warning: {display_source(w.source)}: {w.message}", file=sys.stderr)
         if report.reconfigured:
             print(
                 f"configuration changed ({'; '.join(report.config_changes)}): "
