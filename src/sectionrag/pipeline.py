@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import logging
 import os
+import threading
 from collections.abc import Iterable, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, TypeVar
@@ -228,7 +229,8 @@ class Pipeline:
             follow_symlinks: Follow symbolic links that leave the directories given
                 (by default they are skipped with a warning).
             progress: Show progress bars on stderr (documents, embedding, storing).
-            lock_timeout: Seconds to wait for another ingest into the same collection.
+            lock_timeout: Seconds to wait for another ingest into the same collection
+                (``float("inf")``: as long as it takes).
             verify: Hash every file, even one whose size and modification time match its record.
             parse_ahead: Parse and chunk the next documents in a background thread while
                 embedding. ``None`` (default) turns it on when the embedder runs on an
@@ -247,7 +249,8 @@ class Pipeline:
         allow_empty = check_bool("allow_empty", allow_empty)
         rechunk = check_bool("rechunk", rechunk)
         progress = check_bool("progress", progress)
-        lock_timeout = check_number("lock_timeout", lock_timeout, minimum=0)
+        # infinity waits as long as the platform's locks can (every store gets a finite number)
+        lock_timeout = min(check_number("lock_timeout", lock_timeout, minimum=0), threading.TIMEOUT_MAX)
         verify = check_bool("verify", verify)
         parse_ahead = check_optional_bool("parse_ahead", parse_ahead)
         if isinstance(sources, (str, os.PathLike, Document)):

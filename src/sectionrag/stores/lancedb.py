@@ -41,6 +41,7 @@ from datetime import timedelta
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from sectionrag._checks import check_path
 from sectionrag.defaults import (
     DEFAULT_COLLECTION,
     DEFAULT_FUSION,
@@ -135,7 +136,7 @@ class LanceDBStore:
         fusion: str = DEFAULT_FUSION,
         weights: tuple[float, float] = DEFAULT_WEIGHTS,
     ) -> None:
-        self.path = Path(path).expanduser()
+        self.path = Path(check_path("path", path)).expanduser()
         self.collection = check_collection_name(collection)
         self._db: Any = None
         if ann is not None and not isinstance(ann, AnnConfig):
@@ -149,8 +150,17 @@ class LanceDBStore:
         return f"LanceDBStore({str(self.path)!r}, collection={self.collection!r})"
 
     # -- connection -------------------------------------------------------
+    def _check_directory(self) -> None:
+        """Raise StoreError if the database path exists but is not a directory."""
+        if self.path.exists() and not self.path.is_dir():
+            raise StoreError(
+                f"{self.path} is a file, not a database: a LanceDB database is a directory "
+                "(give a new or existing directory)"
+            )
+
     def _connect(self, *, create: bool) -> Any:
         if self._db is None:
+            self._check_directory()
             if not create and not self.path.is_dir():
                 return None
             lancedb = import_lancedb()
@@ -367,6 +377,7 @@ class LanceDBStore:
         """
         from sectionrag.stores._lock import file_lock
 
+        self._check_directory()
         return file_lock(
             self.path / lock_file_name(self.collection),
             what=f"collection {self.collection!r} in {self.path}",
