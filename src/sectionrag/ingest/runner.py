@@ -251,7 +251,8 @@ class _Run:
             f"{len(differ)} source(s) of {where} were indexed with other settings than this run's "
             f"({'; '.join(changes)}); indexing with these would re-chunk and re-embed them. Pass "
             "rechunk=True (command line: --rechunk) to do so, or index with the collection's settings "
-            "(the command line reuses them when no --strategy or --size is given)"
+            "(on the command line, no --strategy or --size reuses its chunker; repeat its --enrich, "
+            "--parser and --tables options)"
         )
 
     def check_sync(self, names: set[str], unread: list[str], *, allow_empty: bool) -> list[str]:
@@ -370,10 +371,8 @@ class _Run:
         ):
             return _Unchanged(name, empty=rec.chunks == 0)
         owner = self.owners.get(doc.id)
-        if owner is not None and owner not in (
-            name,
-            legacy,
-        ):  # same content as another source: keep ids apart
+        # same content as another source (not this one's older name): keep the ids apart
+        if owner is not None and owner not in (name, legacy):
             doc = dataclasses.replace(doc, id=content_hash(doc.id, name))
         self.owners[doc.id] = name
         chunks = self.stages.chunker.chunk(doc)
