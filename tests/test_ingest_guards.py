@@ -634,6 +634,15 @@ def test_arguments_of_the_wrong_type_fail_at_once_naming_the_argument(tmp_path: 
         Pipeline.default(tmp_path / "db", collection=3, embedder=emb)  # type: ignore[arg-type]
     with pytest.raises(TypeError, match="paths must be a path"):
         scan_paths([docs, 3])  # type: ignore[list-item]
+    with pytest.raises(TypeError, match="not bytes"):
+        pipe.ingest(b"docs")  # type: ignore[arg-type]
+    with pytest.raises(TypeError, match="query_vector must be an array of numbers"):
+        pipe.search("apples", query_vector="x")  # type: ignore[arg-type]
+    with pytest.raises(TypeError, match="doc_id must be str"):
+        store.delete(5)  # type: ignore[arg-type]
+    for locked in (store, LanceDBStore(tmp_path / "db")):
+        with pytest.raises(ConfigError, match="timeout must be a number"), locked.write_lock("x"):  # type: ignore[arg-type]
+            pass
 
 
 def test_db_that_is_a_file_and_odd_collection_names(

@@ -253,6 +253,8 @@ class Pipeline:
         lock_timeout = min(check_number("lock_timeout", lock_timeout, minimum=0), threading.TIMEOUT_MAX)
         verify = check_bool("verify", verify)
         parse_ahead = check_optional_bool("parse_ahead", parse_ahead)
+        if isinstance(sources, (bytes, bytearray)):
+            raise TypeError("sources must be str paths (os.fsdecode() turns bytes into one), not bytes")
         if isinstance(sources, (str, os.PathLike, Document)):
             sources = [sources]
         elif not isinstance(sources, Iterable):

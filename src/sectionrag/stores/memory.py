@@ -28,6 +28,7 @@ from dataclasses import dataclass
 from types import MappingProxyType
 from typing import TYPE_CHECKING, Any
 
+from sectionrag._checks import check_number
 from sectionrag.defaults import (
     DEFAULT_COLLECTION,
     DEFAULT_FUSION,
@@ -185,6 +186,8 @@ class InMemoryStore:
 
     def delete(self, doc_id: str) -> int:
         """Delete every chunk of ``doc_id``; return how many were deleted."""
+        if not isinstance(doc_id, str):
+            raise TypeError(f"doc_id must be str, not {type(doc_id).__name__}")
         rows = {cid: row for cid, row in self._rows.items() if row.chunk.doc_id != doc_id}
         n = len(self._rows) - len(rows)
         self._rows = rows
@@ -198,6 +201,7 @@ class InMemoryStore:
         Raises:
             IngestError: another thread holds it after ``timeout`` seconds.
         """
+        timeout = min(check_number("timeout", timeout, minimum=0), threading.TIMEOUT_MAX)
         writer = self._writer
         acquired = writer.acquire(timeout=timeout) if timeout > 0 else writer.acquire(blocking=False)
         if not acquired:
