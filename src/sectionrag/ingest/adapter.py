@@ -46,10 +46,7 @@ class ProtocolStoreAdapter:
         """Serialise ingests into the same store object within this process."""
         with _LOCKS_GUARD:
             lock = _LOCKS.setdefault(id(self.store), threading.Lock())
-        if timeout == float("inf"):
-            acquired = lock.acquire()
-        else:
-            acquired = lock.acquire(timeout=timeout) if timeout > 0 else lock.acquire(blocking=False)
+        acquired = lock.acquire(timeout=timeout) if timeout > 0 else lock.acquire(blocking=False)
         if not acquired:
             raise IngestError(
                 f"another ingest is writing to {type(self.store).__name__}; wait for it to finish, "
