@@ -1,0 +1,69 @@
+"""Running headers, footers and page numbers of PDF pages ("furniture")."""
+
+from __future__ import annotations
+
+import re
+from collections import Counter
+
+from sectionrag.parsers._pdfium import PdfLine
+
+__all__ = ["mark_furniture"]
+
+_PAGE_NUMBER = re.compile(
+    r"^(?:page\s+)?[-\u2013\u2014(\[]?\s*(?:\d{1,4}|[ivxlcdm]{1,7})\s*[-\u2013\u2014)\]]?"
+    r"(?:\s*(?:of|/)\s*\d{1,4})?$",
+    re.IGNORECASE,
+)
+_DIGITS = re.compile(r"\d+")
+
+
+def mark_furniture(pages_lines: list[list[PdfLine]]) -> None:
+    """Mark running headers, footers and page numbers (``role = "furniture"``).
+
+    Only lines in the top or bottom band of a page are considered: a page
+    number there, or a line whose text (digits ignored) recurs in the same
+    band on at least three pages (a quarter of the pages for larger text).
+    """
+    zone: list[list[tuple[PdfLine, bool]]] = []
+    for lines in pages_lines:
+        if not lines:
+            zone.append([])
+            continue
+        tops = sorted(lines, key=lambda ln: ln.top)
+        page_top = tops[0].top
+        page_bottom = max(ln.bottom for ln in lines)
+        span = max(page_bottom - page_top, 1.0)
+        cand = [(ln, True) for ln in tops[:4] if ln.top - page_top < 0.08 * span]
+        cand += [(ln, False) for ln in tops[-4:] if page_bottom - ln.bottom < 0.08 * span]
+        zone.append(cand)
+    sizes = Counter(round(ln.size) for lines in pages_lines for ln in lines)
+    body = sizes.most_common(1)[0][0] if sizes else 10
+
+    def signature(ln: PdfLine, top: bool) -> str:
+        # heading-like text must repeat exactly; plain text may differ in its numbers
+        plain = round(ln.size) <= body and not ln.bold
+        text = _DIGITS.sub("#", ln.text) if plain else ln.text
+        return f"{'t' if top else 'b'}|{round(ln.size)}|{' '.join(text.split())}"
+
+    counts: Counter[str] = Counter()
+    for cand in zone:
+        for sig in {signature(ln, top) for ln, top in cand}:
+            counts[sig] += 1
+    n_pages = len(pages_lines)
+    for cand in zone:
+        numbered_rows = {ln.row for ln, _ in cand if _is_page_number(ln, body)}
+        for ln, top in cand:
+            if ln.row in numbered_rows or (n_pages >= 3 and counts[signature(ln, top)] >= 3):
+                ln.role = "furniture"
+
+
+def _is_page_number(ln: PdfLine, body: float) -> bool:
+    """Tell a folio (``12``, ``iv``, ``Page 3 of 9``) from a roman-looking letter set as a heading.
+
+    A bold or large ``D`` or ``C`` at the top of a page is an index letter or an
+    appendix label, not page "500" or "100".
+    """
+    if not _PAGE_NUMBER.match(ln.text):
+        return False
+    roman_letters = ln.text.strip().isalpha()
+    return not (roman_letters and (ln.bold or ln.size >= 1.2 * body))
