@@ -11,6 +11,7 @@ import sectionrag
 from _pdfgen import Line, Page, body_lines, report, write_pdf
 from _section_checks import check_sections
 from sectionrag.errors import ParseError
+from sectionrag.parsers._pdf_outline import read_outline
 from sectionrag.parsers.pdf import PdfParser
 
 DATA = Path(__file__).parent / "data" / "pdf"
@@ -94,7 +95,7 @@ def test_outline_order_is_text_order(name: str):
 
     pdf = pdfium.PdfDocument(str(DATA / name))
     try:
-        expected = [title for _, title, _, _ in PdfParser._read_outline(pdf)]
+        expected = [title for _, title, _, _ in read_outline(pdf)]
     finally:
         pdf.close()
     doc = PdfParser().parse(DATA / name)

@@ -2,15 +2,45 @@
 
 from __future__ import annotations
 
+import logging
 from collections.abc import Sequence
+from typing import Any
 
 from sectionrag.parsers._pdf_headings import Candidate
+from sectionrag.parsers._pdf_layout import clean_text
 from sectionrag.parsers._pdfium import PdfLine
-from sectionrag.parsers._sections import Heading
+from sectionrag.parsers._sections import Heading, normalize_title
 from sectionrag.parsers.headings import classify, normalize_for_match
 from sectionrag.types import PageSpan
 
-__all__ = ["outline_headings"]
+__all__ = ["outline_headings", "read_outline"]
+
+logger = logging.getLogger(__name__)
+
+
+def read_outline(pdf: Any) -> list[tuple[int, str, int, float | None]]:
+    """Return ``(depth, title, page_index, y_from_top)`` for each bookmark of a pypdfium2 document."""
+    out: list[tuple[int, str, int, float | None]] = []
+    try:
+        for bookmark in pdf.get_toc(max_depth=12):
+            title = normalize_title(clean_text(bookmark.get_title() or ""))
+            dest = bookmark.get_dest()
+            if not title or dest is None:
+                continue
+            index = dest.get_index()
+            if index is None or not 0 <= index < len(pdf):
+                continue
+            y: float | None = None
+            try:
+                _, view = dest.get_view()
+                if len(view) >= 2 and view[1]:
+                    y = float(pdf.get_page_size(index)[1]) - float(view[1])
+            except Exception:  # pragma: no cover - a view is optional
+                y = None
+            out.append((bookmark.level + 1, title, index, y))
+    except Exception as e:  # pragma: no cover - a broken outline is ignored
+        logger.warning("cannot read the PDF outline: %s", e)
+    return out
 
 
 def outline_headings(

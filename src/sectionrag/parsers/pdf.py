@@ -34,9 +34,9 @@ from sectionrag.parsers._pdf_layout import (
     reading_order,
 )
 from sectionrag.parsers._pdf_levels import rank_headings, split_title
-from sectionrag.parsers._pdf_outline import outline_headings
+from sectionrag.parsers._pdf_outline import outline_headings, read_outline
 from sectionrag.parsers._pdfium import PdfLine, extract_page_lines
-from sectionrag.parsers._sections import build_sections, normalize_title
+from sectionrag.parsers._sections import build_sections
 from sectionrag.types import Document
 
 __all__ = ["PdfParser"]
@@ -93,7 +93,7 @@ class PdfParser:
                     pages_lines.append(extract_page_lines(page, index))
                 finally:
                     page.close()
-            outline = self._read_outline(pdf) if self.use_outline else []
+            outline = read_outline(pdf) if self.use_outline else []
             metadata = self._metadata(pdf)
         finally:
             pdf.close()
@@ -159,31 +159,6 @@ class PdfParser:
             if isinstance(value, str) and value.strip():
                 meta[key.lower()] = value.strip()
         return meta
-
-    @staticmethod
-    def _read_outline(pdf: Any) -> list[tuple[int, str, int, float | None]]:
-        """Return ``(depth, title, page_index, y_from_top)`` for each bookmark."""
-        out: list[tuple[int, str, int, float | None]] = []
-        try:
-            for bookmark in pdf.get_toc(max_depth=12):
-                title = normalize_title(clean_text(bookmark.get_title() or ""))
-                dest = bookmark.get_dest()
-                if not title or dest is None:
-                    continue
-                index = dest.get_index()
-                if index is None or not 0 <= index < len(pdf):
-                    continue
-                y: float | None = None
-                try:
-                    _, view = dest.get_view()
-                    if len(view) >= 2 and view[1]:
-                        y = float(pdf.get_page_size(index)[1]) - float(view[1])
-                except Exception:  # pragma: no cover - a view is optional
-                    y = None
-                out.append((bookmark.level + 1, title, index, y))
-        except Exception as e:  # pragma: no cover - a broken outline is ignored
-            logger.warning("cannot read the PDF outline: %s", e)
-        return out
 
     # ---------------------------------------------------------------- building
 
