@@ -95,6 +95,9 @@ def outline_truth(path: Path) -> Truth:
         pdf.close()
 
 
+CONTENTS_TITLES = frozenset({"contents", "table of contents", "index"})
+
+
 def sec_truth() -> dict[str, dict]:
     data = json.loads(SEC_TRUTH.read_text(encoding="utf-8"))
     return data["filings"]
@@ -182,8 +185,11 @@ def evaluate(path: Path, verbose: bool = False, filing: dict | None = None) -> R
         row.parts_items_ok = len(exact) == len(truth)
         contents = set(filing.get("contents_pages", []))
         allowed = {fi for _, fi in pairs}
+        # the contents page's own title ("Table of Contents", "INDEX") is a heading, not a contents line
         row.contents_lines_emitted = sum(
-            1 for fi, f in enumerate(found) if f[2] in contents and fi not in allowed
+            1
+            for fi, f in enumerate(found)
+            if f[2] in contents and fi not in allowed and normalize_for_match(f[1]) not in CONTENTS_TITLES
         )
     if verbose:
         hit_t = {ti for ti, _ in pairs}

@@ -34,6 +34,7 @@ class Candidate:
     page: int
     index: int  # position of its first line in the page's ordered lines
     italic: bool = False
+    toc_level: int | None = None  # its level in the printed contents, when it is an entry there
 
 
 # ------------------------------------------------------------------- headings

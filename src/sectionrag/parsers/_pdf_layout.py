@@ -15,7 +15,15 @@ from collections import Counter
 from sectionrag.parsers._pdfium import PdfLine
 from sectionrag.types import PageSpan
 
-__all__ = ["assemble", "assign_rows", "body_size", "clean_text", "mark_tables", "reading_order"]
+__all__ = [
+    "assemble",
+    "assign_rows",
+    "body_size",
+    "clean_text",
+    "mark_tables",
+    "merge_labels",
+    "reading_order",
+]
 
 _LIGATURES = {
     "\ufb00": "ff",
@@ -130,6 +138,43 @@ def assign_rows(lines: list[PdfLine]) -> None:
             row += 1
             last_bottom, last_top = ln.bottom, ln.top
         ln.row = row
+
+
+_LABEL = re.compile(
+    r"^(?:(?:PART|Part|ITEM|Item|CHAPTER|Chapter|ARTICLE|Article|SECTION|Section|APPENDIX|Appendix|NOTE|Note)"
+    r"\s+[\dIVXLC]{1,4}[A-Z]?|\d{1,3}(?:\.\d{1,3})*|[A-Z]|[IVXL]{1,5})[.:)]?$"
+)
+
+
+def merge_labels(lines: list[PdfLine]) -> list[PdfLine]:
+    """Join a numbering label to the title set a tab away in its row (``Item 1A.`` | ``Risk Factors``).
+
+    Returns the page's lines with each such pair replaced by one line.
+    """
+    by_row: dict[int, list[PdfLine]] = {}
+    for ln in lines:
+        by_row.setdefault(ln.row, []).append(ln)
+    drop: set[int] = set()
+    for pieces in by_row.values():
+        if len(pieces) < 2:
+            continue
+        pieces.sort(key=lambda ln: ln.x0)
+        label, title = pieces[0], pieces[1]
+        if not _LABEL.match(label.text) or not title.text[:1].isalpha():
+            continue
+        if len(pieces) > 3 or (len(pieces) == 3 and any(ch.isalpha() for ch in pieces[2].text)):
+            continue  # a table row, not a label and its title (a page number may follow)
+        if title.x0 - label.x1 > 12 * max(label.size, 1.0):
+            continue
+        label.text = f"{label.text} {title.text}"
+        label.x1 = title.x1
+        label.top = min(label.top, title.top)
+        label.bottom = max(label.bottom, title.bottom)
+        label.size = max(label.size, title.size)
+        label.bold = title.bold
+        label.italic = title.italic
+        drop.add(id(title))
+    return [ln for ln in lines if id(ln) not in drop] if drop else lines
 
 
 def mark_tables(lines: list[PdfLine]) -> None:

@@ -7,11 +7,12 @@ import re
 from collections import Counter
 
 from sectionrag.parsers._pdf_headings import ORDER, Candidate, numbering_order
+from sectionrag.parsers._pdf_toc import CONTENTS_TITLES, Contents
 from sectionrag.parsers._pdfium import PdfLine
-from sectionrag.parsers._sections import Heading
+from sectionrag.parsers._sections import Heading, normalize_title
 from sectionrag.parsers.headings import HeadingStyle, classify, normalize_for_match
 
-__all__ = ["rank_headings", "split_title"]
+__all__ = ["apply_contents", "rank_headings", "split_title"]
 
 _FRONT_KEEP = frozenset(
     {
@@ -97,7 +98,10 @@ def _without_labels(candidates: list[Candidate], *, repeats: int = 4) -> list[Ca
     return [
         c
         for c in candidates
-        if c.numbered or counts[normalize_for_match(c.title)] < repeats or c.size >= large
+        if c.numbered
+        or c.toc_level is not None
+        or counts[normalize_for_match(c.title)] < repeats
+        or c.size >= large
     ]
 
 
@@ -113,7 +117,7 @@ def _letters_in_runs(candidates: list[Candidate]) -> list[Candidate]:
         if len(run) >= 3:
             keep.update(run)
         run = [i] if i is not None else []
-    return [c for i, c in enumerate(candidates) if len(c.title) != 1 or i in keep]
+    return [c for i, c in enumerate(candidates) if len(c.title) != 1 or i in keep or c.toc_level is not None]
 
 
 def _next_number(numbers: list[int | None], positions: list[int], i: int) -> int | None:
@@ -159,7 +163,7 @@ def _in_sequence(candidates: list[Candidate]) -> list[Candidate]:
                 c.order, c.numbered = numbering_order(c.title)
                 styles[i] = classify(c.title)
                 number = top + 1
-        elif number is not None and top is not None and number not in (top, top + 1):
+        elif number is not None and top is not None and number not in (top, top + 1) and c.toc_level is None:
             before, after = around[i]
             confirmed = after == number or (deep[i] and before == number)
             if not confirmed:
@@ -167,7 +171,7 @@ def _in_sequence(candidates: list[Candidate]) -> list[Candidate]:
         style = styles[i]
         if style is not None and c.numbered and style.label:
             key = (style.label.rstrip(".").lower(), normalize_for_match(c.title))
-            if key in seen and c.index == 0:
+            if key in seen and c.index == 0 and c.toc_level is None:
                 continue
             seen.add(key)
         if number is not None:
@@ -177,7 +181,12 @@ def _in_sequence(candidates: list[Candidate]) -> list[Candidate]:
 
 
 def rank_headings(candidates: list[Candidate], line_offsets: dict[int, int]) -> list[Heading]:
-    """Rank heading styles (size, weight) and numbering depth into nesting ranks."""
+    """Rank heading styles (size, weight) and numbering depth into nesting ranks.
+
+    Headings found through the printed contents keep their contents level;
+    the others rank below them, except a style that only contents entries of
+    one level use (an ``Index`` set like the chapters the contents lists).
+    """
     candidates = _in_sequence(_letters_in_runs(_without_labels(candidates)))
     if not candidates:
         return []
@@ -188,7 +197,9 @@ def rank_headings(candidates: list[Candidate], line_offsets: dict[int, int]) -> 
     if len(candidates) >= 30:  # long documents: one-off styles (specimens, posters) are not levels
         counts = Counter(style_key(c) for c in candidates)
         rare = max(2, len(candidates) // 100)
-        candidates = [c for c in candidates if c.numbered or counts[style_key(c)] > rare]
+        candidates = [
+            c for c in candidates if c.numbered or c.toc_level is not None or counts[style_key(c)] > rare
+        ]
         if not candidates:
             return []
     styles = sorted({style_key(c) for c in candidates}, key=lambda s: (-s[0], not s[1], s[2]))
@@ -212,15 +223,20 @@ def rank_headings(candidates: list[Candidate], line_offsets: dict[int, int]) -> 
 
     # numbered headings of one numbering order share a level whatever their look
     numbered_rank: dict[int, int] = {}
-    for c in candidates:
+    span: dict[int, tuple[int, int]] = {}  # first and last position of each numbering order
+    for i, c in enumerate(candidates):
         if c.numbered:
             rank = style_rank[style_key(c)]
             numbered_rank[c.order] = min(rank, numbered_rank.get(c.order, rank))
+            span[c.order] = (span.get(c.order, (i, i))[0], i)
     keys: list[tuple[float, int]] = []
-    for c in candidates:
+    for i, c in enumerate(candidates):
         s = style_key(c)
         if c.numbered:
             keys.append((float(c.order), numbered_rank[c.order]))
+        elif s in common and common[s] in span and span[common[s]][0] < i < span[common[s]][1]:
+            # set like "Item 2." and "Item 3." but between them, unnumbered: a heading inside the item
+            keys.append((common[s] + 0.5, style_rank[s]))
         else:
             keys.append((order_of(s), style_rank[s]))
     # Between the first and the last top-level numbered heading, an unnumbered heading cannot
@@ -235,8 +251,114 @@ def rank_headings(candidates: list[Candidate], line_offsets: dict[int, int]) -> 
     # merge styles that numbering says are the same level (a numbered "2.1" in two sizes)
     ranked = sorted(set(keys))
     rank_of = {k: i + 1 for i, k in enumerate(ranked)}
+    ranks = [rank_of[k] for k in keys]
+    if any(c.toc_level is not None for c in candidates):
+        ranks = _below_contents(candidates, ranks, [style_key(c) for c in candidates])
     out = []
-    for c, k in zip(candidates, keys, strict=True):
-        out.append(Heading(line_offsets[id(c.lines[0])], rank_of[k], c.title))
+    for c, rank in zip(candidates, ranks, strict=True):
+        out.append(Heading(line_offsets[id(c.lines[0])], rank, c.title))
     out.sort(key=lambda h: h.start)
+    return out
+
+
+def _below_contents(
+    candidates: list[Candidate], ranks: list[int], styles: list[tuple[float, bool, bool]]
+) -> list[int]:
+    """Give contents entries their contents level and rank the other headings below them.
+
+    A heading the contents leaves out takes a contents level when its style (or
+    its numbering order) belongs to the entries of that level and hardly to any
+    heading the contents leaves out; otherwise it nests below the deepest
+    contents level, in the order of its own rank.
+    """
+    depth = max(c.toc_level for c in candidates if c.toc_level is not None)
+    toc_styles: dict[tuple[float, bool, bool], Counter[int]] = {}
+    toc_orders: dict[int, Counter[int]] = {}
+    other_styles: Counter[tuple[float, bool, bool]] = Counter()
+    for c, s in zip(candidates, styles, strict=True):
+        if c.toc_level is not None:
+            toc_styles.setdefault(s, Counter())[c.toc_level] += 1
+            if c.numbered:
+                toc_orders.setdefault(c.order, Counter())[c.toc_level] += 1
+        else:
+            other_styles[s] += 1
+    rest = sorted({r for c, r in zip(candidates, ranks, strict=True) if c.toc_level is None})
+    dense = {r: depth + i + 1 for i, r in enumerate(rest)}
+    first_entry = next(i for i, c in enumerate(candidates) if c.toc_level is not None)
+    top_rank = min(r for c, r in zip(candidates, ranks, strict=True) if c.toc_level is not None)
+    out: list[int] = []
+    for i, (c, s, r) in enumerate(zip(candidates, styles, ranks, strict=True)):
+        if c.toc_level is not None:
+            out.append(c.toc_level)
+        elif i < first_entry and r < top_rank:
+            out.append(0)  # the document's title over its first contents entry
+        elif c.numbered and c.order in toc_orders:
+            out.append(toc_orders[c.order].most_common(1)[0][0])
+        elif (
+            s in toc_styles
+            and sum(toc_styles[s].values()) >= 2
+            and other_styles[s] <= 0.25 * sum(toc_styles[s].values())
+        ):
+            out.append(toc_styles[s].most_common(1)[0][0])
+        else:
+            out.append(dense[r])
+    return out
+
+
+def apply_contents(
+    candidates: list[Candidate], contents: Contents, pages: list[list[PdfLine]]
+) -> list[Candidate]:
+    """Make the located contents entries headings at their contents level.
+
+    Used when at least half of the entries were found on their pages. Headings
+    on pages before the first contents page (a cover, a title page) are
+    dropped, except a contents entry found there; so are the contents pages'
+    own lines, except their title (``Contents``). Returns the new candidates
+    in page order.
+    """
+    located = contents.located
+    if not located or len(located) < 0.5 * len(contents.entries):
+        return candidates
+    owner: dict[int, Candidate] = {id(ln): c for c in candidates for ln in c.lines}
+    removed: set[int] = set()
+    added: list[Candidate] = []
+    for entry in located:
+        first = entry.heading[0]
+        page = entry.page_index if entry.page_index is not None else first.page
+        c = owner.get(id(first))
+        if c is None:
+            for ln in entry.heading:
+                if id(ln) in owner:
+                    removed.add(id(owner[id(ln)]))
+            title = normalize_title(" ".join(ln.text for ln in entry.heading))
+            order, numbered = numbering_order(title)
+            last = entry.heading[-1]
+            c = Candidate(
+                list(entry.heading),
+                title,
+                max(ln.size for ln in entry.heading),
+                last.bold,
+                order,
+                numbered,
+                page,
+                pages[page].index(first),
+                last.italic,
+            )
+            added.append(c)
+        c.toc_level = entry.level
+        for ln in c.lines:
+            ln.role = "heading"
+    first_contents = min(contents.pages)
+    keep_pages = set(contents.pages)
+    out: list[Candidate] = []
+    for c in [*candidates, *added]:
+        if id(c) in removed:
+            continue
+        if c.toc_level is None:
+            if c.page < first_contents:
+                continue
+            if c.page in keep_pages and normalize_for_match(c.title) not in CONTENTS_TITLES:
+                continue
+        out.append(c)
+    out.sort(key=lambda c: (c.page, c.index))
     return out

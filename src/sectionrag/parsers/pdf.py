@@ -31,10 +31,12 @@ from sectionrag.parsers._pdf_layout import (
     body_size,
     clean_text,
     mark_tables,
+    merge_labels,
     reading_order,
 )
-from sectionrag.parsers._pdf_levels import rank_headings, split_title
+from sectionrag.parsers._pdf_levels import apply_contents, rank_headings, split_title
 from sectionrag.parsers._pdf_outline import outline_headings, read_outline
+from sectionrag.parsers._pdf_toc import find_contents
 from sectionrag.parsers._pdfium import PdfLine, extract_page_lines
 from sectionrag.parsers._sections import build_sections
 from sectionrag.types import Document
@@ -172,8 +174,9 @@ class PdfParser:
         for lines in pages_lines:
             for line in lines:
                 line.text = clean_text(line.text)
-        for lines in pages_lines:
+        for index, lines in enumerate(pages_lines):
             assign_rows(lines)
+            pages_lines[index] = merge_labels(lines)
         if self.remove_headers:
             mark_furniture(pages_lines)
         kept = [[ln for ln in lines if ln.role != "furniture" and ln.text] for lines in pages_lines]
@@ -181,8 +184,11 @@ class PdfParser:
             mark_tables(lines)
         ordered = [reading_order(lines) for lines in kept]
         body = body_size(ordered)
+        contents = find_contents(ordered)
         candidates = find_headings(ordered, body)
         title = split_title(candidates, ordered, body)
+        if contents is not None:
+            candidates = apply_contents(candidates, contents, ordered)
         if title and "title" not in metadata:
             metadata["title"] = title
         text, pages, line_offsets = assemble(ordered, {id(c.lines[0]) for c in candidates})
