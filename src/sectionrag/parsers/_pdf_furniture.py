@@ -50,11 +50,51 @@ def mark_furniture(pages_lines: list[list[PdfLine]]) -> None:
         for sig in {signature(ln, top) for ln, top in cand}:
             counts[sig] += 1
     n_pages = len(pages_lines)
-    for cand in zone:
-        numbered_rows = {ln.row for ln, _ in cand if _is_page_number(ln, body)}
+    marked: list[PdfLine] = []
+    for lines, cand in zip(pages_lines, zone, strict=True):
+        edge = _edge_rows(lines)
+        numbered_rows = {ln.row for ln, _ in cand if _is_page_number(ln, body) and ln.row in edge}
         for ln, top in cand:
             if ln.row in numbered_rows or (n_pages >= 3 and counts[signature(ln, top)] >= 3):
+                marked.append(ln)
+    # never take a page's only text, nor most of the document's text: repeated "furniture" that
+    # is all there is (the same short text on every page) is the document's text
+    total = sum(len(ln.text) for lines in pages_lines for ln in lines)
+    removed = sum(len(ln.text) for ln in marked)
+    if total and removed > 0.5 * total:
+        return
+    marked_ids = {id(ln) for ln in marked}
+    for lines in pages_lines:
+        if lines and all(id(ln) in marked_ids for ln in lines):
+            continue
+        for ln in lines:
+            if id(ln) in marked_ids:
                 ln.role = "furniture"
+
+
+def _edge_rows(lines: list[PdfLine]) -> set[int]:
+    """Rows that stand apart at the top or bottom of a page (where a folio sits).
+
+    The first and last rows, and those set off from the text beside them by more
+    than a line's height; a contents entry ending in its page number, one line
+    among evenly spaced others, is not set off.
+    """
+    rows: dict[int, tuple[float, float, float]] = {}
+    for ln in lines:
+        top, bottom, height = rows.get(ln.row, (ln.top, ln.bottom, ln.height))
+        rows[ln.row] = (min(top, ln.top), max(bottom, ln.bottom), max(height, ln.height))
+    ordered = sorted(rows.items(), key=lambda item: item[1][0])
+    out: set[int] = set()
+    for k, (row, (top, bottom, height)) in enumerate(ordered):
+        above = ordered[k - 1][1][1] if k > 0 else None
+        below = ordered[k + 1][1][0] if k + 1 < len(ordered) else None
+        if (
+            k in (0, len(ordered) - 1)
+            or (above is not None and top - above > 1.2 * height)
+            or (below is not None and below - bottom > 1.2 * height)
+        ):
+            out.add(row)
+    return out
 
 
 def _is_page_number(ln: PdfLine, body: float) -> bool:

@@ -98,6 +98,12 @@ def find_headings(pages: list[list[PdfLine]], body: float) -> list[Candidate]:
         toc_size = max((ln.size for ln in lines if is_toc_line(ln.text)), default=0.0)
         # on a contents page, an entry whose page number is a separate piece of its row
         numbered_rows = {ln.row for ln in lines if _BARE_PAGE.match(ln.text)} if toc_page else set()
+        by_row: dict[int, list[PdfLine]] = {}
+        for ln in lines:
+            by_row.setdefault(ln.row, []).append(ln)
+        # where columns of prose start: a heading beside another one there is in the next column
+        prose = Counter(round(ln.x0 / 3) for ln in lines if len(ln.text.split()) >= 6)
+        columns = {k for k, n in prose.items() if n >= 4}
         i = 0
         while i < len(lines):
             ln = lines[i]
@@ -107,6 +113,12 @@ def find_headings(pages: list[list[PdfLine]], body: float) -> list[Candidate]:
                 ok = False
             if ok and text_left is not None and ln.x1 < text_left:
                 ok = False  # a marginal label ("NOTE" beside a box), not a heading
+            if ok and any(
+                _cell_beside(ln, o) and not {round(o.x0 / 3) + d for d in (-1, 0, 1)} & columns
+                for o in by_row[ln.row]
+                if o is not ln
+            ):
+                ok = False  # a table's header or row label: bold cells or figures share its row
             if not ok:
                 i += 1
                 continue
@@ -198,6 +210,16 @@ def _is_mathy(text: str) -> bool:
     return symbols >= 2 or letters < 0.5 * len(visible)
 
 
+def _cell_beside(ln: PdfLine, other: PdfLine) -> bool:
+    """Tell whether ``other``, in the same row as ``ln``, makes it a table row: a bold cell or a figure."""
+    if other.role in ("furniture", "toc"):
+        return False
+    if not any(ch.isalpha() for ch in other.text):
+        return any(ch.isdigit() for ch in other.text)
+    same_style = other.bold == ln.bold and abs(other.size - ln.size) < 0.6
+    return same_style and ln.bold and len(other.text.split()) <= 6
+
+
 _BARE_PAGE = re.compile(r"^(?:\d{1,4}|[ivxlc]{1,6})$")
 
 
@@ -212,6 +234,9 @@ def _ends_with_page_ref(text: str) -> bool:
     return bool(re.search(r"\S\s+\d{1,4}$", text)) and classify(text) is not None
 
 
+_CODE_FONT = re.compile(r"courier|mono|consol|typewriter|code|cmtt|lmtt|menlo|inconsolata", re.I)
+_QUOTES = "\"'\u201c\u201d\u2018\u2019\u00ab\u00bb\u201e"
+
 _STRONG_PREFIXES = (
     "PART", "Part", "ITEM", "Item", "CHAPTER", "Chapter",
     "APPENDIX", "Appendix", "ARTICLE", "Article", "ANNEX", "Annex",
@@ -224,6 +249,13 @@ def _is_heading_line(
     text = ln.text
     if ln.role != "body" or len(text) > 150:
         return False
+    if _CODE_FONT.search(ln.font) and ln.size < 1.3 * body:
+        return False  # a line of code in a typewriter face (".PDF_LINK intro", "-Tpdf/-mom")
+    if text[:1] in _QUOTES or (text[:1] in "\u2014\u2013" and not ln.bold):
+        return False  # a quotation or its attribution ("\u2014Dwarven saying."), not a title
+    tokens = text.split()
+    if len(tokens) >= 3 and sum(len(w) for w in tokens) < 2.5 * len(tokens):
+        return False  # glyph samples or symbols ("A B C D", "\u02cb \u02c8 \u02c9"), not a title
     if (
         not ln.bold
         and not ln.italic

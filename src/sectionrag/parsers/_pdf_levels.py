@@ -65,6 +65,11 @@ def split_title(candidates: list[Candidate], pages: list[list[PdfLine]], body: f
     if not front:
         return None
     title = max(front, key=lambda c: c.size)
+    after = title.index + len(title.lines)
+    if len(front) == 1 and after == first_body and any(c.page == first_index for c in candidates[1:]):
+        # a lone title over the first paragraph, with headings below it on the page (a web page
+        # or a note): the title heads the document, as its outline's root usually does
+        return title.title
     for c in front:
         candidates.remove(c)
         for ln in c.lines:
@@ -194,11 +199,15 @@ def rank_headings(candidates: list[Candidate], line_offsets: dict[int, int]) -> 
     def style_key(c: Candidate) -> tuple[float, bool, bool]:
         return (round(c.size * 2) / 2, c.bold, c.italic)
 
-    if len(candidates) >= 30:  # long documents: one-off styles (specimens, posters) are not levels
+    long_document = max(c.page for c in candidates) >= 40
+    if len(candidates) >= 30 and long_document:  # one-off styles (specimens, posters) are not levels
         counts = Counter(style_key(c) for c in candidates)
         rare = max(2, len(candidates) // 100)
+        first_entry = next((i for i, c in enumerate(candidates) if c.toc_level is not None), -1)
         candidates = [
-            c for c in candidates if c.numbered or c.toc_level is not None or counts[style_key(c)] > rare
+            c
+            for i, c in enumerate(candidates)
+            if c.numbered or c.toc_level is not None or counts[style_key(c)] > rare or i < first_entry
         ]
         if not candidates:
             return []

@@ -162,11 +162,14 @@ def _entries_of(parsed: list[tuple[list[PdfLine], str, str | None]]) -> tuple[li
         if gap > 3 * max(p.size for p in pieces):
             break
         start -= 1
+    for pieces, _, _ in parsed[:start]:
+        title_lines.extend(pieces)
     pending: list[tuple[list[PdfLine], str]] = []
     for i, (pieces, text, label) in enumerate(parsed):
         norm = normalize_for_match(text)
         if norm in CONTENTS_TITLES:
-            title_lines.extend(pieces)
+            if i >= start:
+                title_lines.extend(pieces)
             continue
         if i < start:
             continue
@@ -229,18 +232,32 @@ def _levels(entries: list[TocEntry]) -> None:
     keys: list[tuple[object, int | None]] = []
     for e, order in zip(entries, orders, strict=True):
         indent = cluster[round(e.x0)]
-        if order is None and indent in by_indent and len(by_indent) > 1:
+        if order is None and indent in by_indent:
             order = by_indent[indent].most_common(1)[0][0]
         keys.append((("n", order) if order is not None else ("x", indent), order))
     for e, level in zip(entries, nest_levels(keys), strict=True):
         e.level = level
 
 
-def _label(text: str) -> str | None:
+def _label(text: str) -> tuple[str, str] | None:
+    """Return a title's numbering as ``(kind word, number)``: ``Chapter 2.`` gives ``("chapter", "2")``."""
     style = classify(text)
     if style is None or style.kind in ("caps", "alpha") or not style.label:
         return None
-    return " ".join(style.label.rstrip(".").lower().split())
+    words = style.label.rstrip(".").lower().split()
+    return (words[0] if len(words) > 1 else "", words[-1])
+
+
+def _same_label(a: tuple[str, str], b: tuple[str, str]) -> bool:
+    """``2`` agrees with ``Chapter 2``; ``Item 1`` does not agree with ``Part 1``."""
+    return a[1] == b[1] and (a[0] == b[0] or not a[0] or not b[0])
+
+
+def _join(text: str, nxt: str) -> str:
+    """Join two lines of a title, rejoining a word hyphenated across them."""
+    if text.endswith("-") and nxt[:1].islower():
+        return text[:-1] + nxt
+    return f"{text} {nxt}"
 
 
 def _matches(target: str, text: str) -> bool:
@@ -261,7 +278,8 @@ def _find_on_page(
 ) -> tuple[int, int] | None:
     """Return ``(index, count)`` of the lines on a page that print the entry's title.
 
-    ``norms`` holds each line's normalised text.
+    ``norms`` holds each line's normalised text, or ``""`` for a line that
+    cannot be a heading (a table cell, a piece of a row with others).
     """
     target = normalize_for_match(entry.title)
     head = target[:6]
@@ -273,10 +291,10 @@ def _find_on_page(
         if first.role in ("furniture", "toc"):
             continue
         line_label = _label(first.text)
-        if label is not None and line_label is not None and line_label != label:
+        if label is not None and line_label is not None and not _same_label(label, line_label):
             continue
         if label_only:
-            if line_label == label:
+            if line_label is not None and label is not None and _same_label(label, line_label):
                 return i, 1
             continue
         first_norm = norms[i]
@@ -289,7 +307,7 @@ def _find_on_page(
                 prev = lines[i + count - 2]
                 if nxt is None or not 0 <= nxt.top - prev.bottom < 1.5 * max(prev.size, 1.0):
                     break
-                text = f"{text} {nxt.text}"
+                text = _join(text, nxt.text)
             if _matches(target, normalize_for_match(text)):
                 return i, count
             if len(normalize_for_match(text)) > len(target) + 5:
@@ -297,14 +315,18 @@ def _find_on_page(
     return None
 
 
-def _locate(entries: list[TocEntry], pages: list[list[PdfLine]], skip: set[int]) -> None:
+def _locate(entries: list[TocEntry], pages: list[list[PdfLine]]) -> None:
     """Find each entry's heading: printed page numbers mapped by the offset most entries share."""
     n = len(pages)
     cache: dict[int, list[str]] = {}
 
     def norms(p: int) -> list[str]:
         if p not in cache:
-            cache[p] = [normalize_for_match(ln.text) for ln in pages[p]]
+            rows = Counter(ln.row for ln in pages[p])
+            cache[p] = [
+                normalize_for_match(ln.text) if rows[ln.row] == 1 and ln.role != "table" else ""
+                for ln in pages[p]
+            ]
         return cache[p]
 
     offsets: Counter[int] = Counter()
@@ -313,7 +335,7 @@ def _locate(entries: list[TocEntry], pages: list[list[PdfLine]], skip: set[int])
             continue
         for delta in range(-2, 40):
             p = e.page - 1 + delta
-            if 0 <= p < n and p not in skip and _find_on_page(e, pages[p], norms(p)) is not None:
+            if 0 <= p < n and _find_on_page(e, pages[p], norms(p)) is not None:
                 offsets[delta] += 1
                 break
     if not offsets:
@@ -331,7 +353,7 @@ def _locate(entries: list[TocEntry], pages: list[list[PdfLine]], skip: set[int])
             end = nxt - 1 + order[0] if nxt is not None else n - 1
             tries = list(range(max(last_page, 0), min(end, n - 1) + 1))
         for p in dict.fromkeys(tries):
-            if not 0 <= p < n or p in skip or p < last_page:
+            if not 0 <= p < n or p < last_page:
                 continue
             found = _find_on_page(e, pages[p], norms(p), last_index + 1 if p == last_page else 0)
             if found is not None:
@@ -348,8 +370,7 @@ def find_contents(pages: list[list[PdfLine]]) -> Contents | None:
     The lines of contents pages get ``role = "toc"``. Returns ``None`` when the
     document has no contents page.
     """
-    found: list[int] = []
-    entries: list[TocEntry] = []
+    blocks: list[tuple[list[int], list[TocEntry]]] = []
     title_lines: list[PdfLine] = []
     for index, lines in enumerate(pages):
         page = _read_page(lines)
@@ -357,18 +378,25 @@ def find_contents(pages: list[list[PdfLine]]) -> Contents | None:
             continue
         parsed, _ = page
         page_entries, titles = _entries_of(parsed)
-        found.append(index)
-        entries.extend(page_entries)
         title_lines.extend(titles)
-    if not found:
+        if blocks and blocks[-1][0][-1] == index - 1:
+            blocks[-1][0].append(index)
+            blocks[-1][1].extend(page_entries)
+        else:
+            blocks.append(([index], page_entries))
+    if not blocks:
         return None
+    found = [index for indexes, _ in blocks for index in indexes]
     for index in found:
         for ln in pages[index]:
             if ln.role != "furniture":
                 ln.role = "toc"
     for ln in title_lines:
         ln.role = "body"
+    # the document's contents is its first one; later ones (a cross-reference index, a list of
+    # tables) are only kept out of the headings
+    entries = next((block for _, block in blocks if len(block) >= 4), [])
     if entries:
         _levels(entries)
-        _locate(entries, pages, set(found))
+        _locate(entries, pages)
     return Contents(found, entries, title_lines)

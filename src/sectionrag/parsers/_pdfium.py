@@ -87,6 +87,19 @@ class _FontCache:
         return base, bold, italic
 
 
+def _font_size(raw: Any, textpage: Any, index: int, matrix: Any) -> float:
+    """Return the size a character is drawn at: its font size times its matrix's vertical scale.
+
+    Some producers (cairo, for one) set every font at size 1 and scale it with the text matrix.
+    """
+    size = float(raw.FPDFText_GetFontSize(textpage, index) or 0.0)
+    if size and raw.FPDFText_GetMatrix(textpage, index, ctypes.byref(matrix)):
+        scale = (matrix.c * matrix.c + matrix.d * matrix.d) ** 0.5
+        if scale > 0:
+            size *= scale
+    return size
+
+
 def _page_text(raw: Any, textpage: Any, count: int) -> str:
     buf = (ctypes.c_ushort * (count + 1))()
     written = raw.FPDFText_GetText(textpage, 0, count, buf)
@@ -127,6 +140,7 @@ def extract_page_lines(page: Any, page_index: int, *, gap_em: float = 1.6) -> li
             text = "".join(chr(raw.FPDFText_GetUnicode(textpage, i) or 0xFFFD) for i in range(count))
         fonts = _FontCache(raw)
         left, top, right, bottom = (ctypes.c_double() for _ in range(4))
+        matrix = raw.FS_MATRIX()
         lines: list[PdfLine] = []
         pos = 0
         row = 0
@@ -144,7 +158,7 @@ def extract_page_lines(page: Any, page_index: int, *, gap_em: float = 1.6) -> li
             if not rects:
                 continue
             first = start + (len(segment) - len(segment.lstrip()))
-            size = raw.FPDFText_GetFontSize(textpage, first) or 0.0
+            size = _font_size(raw, textpage, first, matrix)
             # split the line where the gap between runs is wide
             cuts = [start]
             if len(rects) > 1 and size > 0:
@@ -177,7 +191,7 @@ def extract_page_lines(page: Any, page_index: int, *, gap_em: float = 1.6) -> li
                 y1 = max(r[3] for r in box)
                 # size and weight by the majority of three samples (first, middle, last character):
                 # a large marginal glyph ("NOTE") or a last word in code type does not restyle a line
-                psize = size if a == start else (raw.FPDFText_GetFontSize(textpage, i0) or size)
+                psize = size if a == start else (_font_size(raw, textpage, i0, matrix) or size)
                 font, bold, italic = fonts.info(textpage, i0)
                 if i1 > i0:
                     im = _middle_char(piece, a)
@@ -186,8 +200,8 @@ def extract_page_lines(page: Any, page_index: int, *, gap_em: float = 1.6) -> li
                     sizes = sorted(
                         (
                             psize,
-                            raw.FPDFText_GetFontSize(textpage, im) or psize,
-                            raw.FPDFText_GetFontSize(textpage, i1) or psize,
+                            _font_size(raw, textpage, im, matrix) or psize,
+                            _font_size(raw, textpage, i1, matrix) or psize,
                         )
                     )
                     # faked small capitals ("S" then "TOCK" a size smaller) keep the capitals' size
