@@ -52,8 +52,12 @@ def mark_furniture(pages_lines: list[list[PdfLine]]) -> None:
     n_pages = len(pages_lines)
     marked: list[PdfLine] = []
     for lines, cand in zip(pages_lines, zone, strict=True):
-        edge = _edge_rows(lines)
-        numbered_rows = {ln.row for ln, _ in cand if _is_page_number(ln, body) and ln.row in edge}
+        apart = _rows_set_apart(lines)
+        pieces = Counter(ln.row for ln in lines)
+        # a folio alone in its row, or a row with a folio set apart from the text ("Risk Factors  44")
+        numbered_rows = {
+            ln.row for ln, _ in cand if _is_page_number(ln, body) and (pieces[ln.row] == 1 or ln.row in apart)
+        }
         for ln, top in cand:
             if ln.row in numbered_rows or (n_pages >= 3 and counts[signature(ln, top)] >= 3):
                 marked.append(ln)
@@ -72,12 +76,11 @@ def mark_furniture(pages_lines: list[list[PdfLine]]) -> None:
                 ln.role = "furniture"
 
 
-def _edge_rows(lines: list[PdfLine]) -> set[int]:
-    """Rows that stand apart at the top or bottom of a page (where a folio sits).
+def _rows_set_apart(lines: list[PdfLine]) -> set[int]:
+    """Rows set off from the text next to them by more than a line's height.
 
-    The first and last rows, and those set off from the text beside them by more
-    than a line's height; a contents entry ending in its page number, one line
-    among evenly spaced others, is not set off.
+    A running footer stands apart; the last entry of a contents page, ending in
+    its page number like a footer, follows the entries above at their spacing.
     """
     rows: dict[int, tuple[float, float, float]] = {}
     for ln in lines:
@@ -88,11 +91,7 @@ def _edge_rows(lines: list[PdfLine]) -> set[int]:
     for k, (row, (top, bottom, height)) in enumerate(ordered):
         above = ordered[k - 1][1][1] if k > 0 else None
         below = ordered[k + 1][1][0] if k + 1 < len(ordered) else None
-        if (
-            k in (0, len(ordered) - 1)
-            or (above is not None and top - above > 1.2 * height)
-            or (below is not None and below - bottom > 1.2 * height)
-        ):
+        if (above is None or top - above > 1.2 * height) and (below is None or below - bottom > 1.2 * height):
             out.add(row)
     return out
 

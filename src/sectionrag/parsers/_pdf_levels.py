@@ -284,13 +284,19 @@ def _below_contents(
     toc_styles: dict[tuple[float, bool, bool], Counter[int]] = {}
     toc_orders: dict[int, Counter[int]] = {}
     other_styles: Counter[tuple[float, bool, bool]] = Counter()
-    for c, s in zip(candidates, styles, strict=True):
+    run: dict[int, tuple[int, int]] = {}  # first and last position of each contents level
+    for i, (c, s) in enumerate(zip(candidates, styles, strict=True)):
         if c.toc_level is not None:
             toc_styles.setdefault(s, Counter())[c.toc_level] += 1
+            run[c.toc_level] = (run.get(c.toc_level, (i, i))[0], i)
             if c.numbered:
                 toc_orders.setdefault(c.order, Counter())[c.toc_level] += 1
         else:
             other_styles[s] += 1
+
+    def outside(i: int, level: int) -> bool:
+        return i < run[level][0] or i > run[level][1]
+
     rest = sorted({r for c, r in zip(candidates, ranks, strict=True) if c.toc_level is None})
     dense = {r: depth + i + 1 for i, r in enumerate(rest)}
     first_entry = next(i for i, c in enumerate(candidates) if c.toc_level is not None)

@@ -152,9 +152,13 @@ def _entries_of(parsed: list[tuple[list[PdfLine], str, str | None]]) -> tuple[li
         return out, title_lines
     # group rows and the first line of a wrapped title, right above the first entry
     start = first
+    entry_size = sorted(pieces[0].size for pieces, _, page in parsed if page is not None)
+    typical = entry_size[len(entry_size) // 2]
     while start > 0 and first - start < 6:
         pieces, text, _ = parsed[start - 1]
         norm = normalize_for_match(text)
+        if max(p.size for p in pieces) > 1.15 * typical:
+            break  # the page's own title, set larger than its entries
         below = parsed[start][0]
         gap = min(p.top for p in below) - max(p.bottom for p in pieces)
         if norm in CONTENTS_TITLES or norm in _PAGE_HEADER or not norm:
