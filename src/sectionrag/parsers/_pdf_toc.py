@@ -27,13 +27,16 @@ __all__ = ["CONTENTS_TITLES", "Contents", "TocEntry", "find_contents"]
 CONTENTS_TITLES = frozenset(
     {"contents", "table of contents", "index", "contents at a glance", "brief contents", "toc"}
 )
-_PAGE_REF = re.compile(r"^(?:pages?\s+)?(?P<page>\d{1,4}|[ivxlc]{1,7})(?:\s*[-\u2013]\s*\d{1,4})?$", re.I)
+# a page number: "12", "xiv", "Pages 3 - 23", or numbered within its chapter ("3-8", "A-2")
+_PAGE = r"(?:\d{1,3}[-\u2013]\d{1,4}|[A-Z][-\u2013]\d{1,4}|\d{1,4}|[ivxlc]{1,7})"
+_PAGE_REF = re.compile(rf"^(?:pages?\s+)?(?P<page>{_PAGE})(?:\s*[-\u2013]\s*\d{{1,4}})?$", re.I)
 _LEADERED = re.compile(
     r"^(?P<title>.*?\S)\s*(?:(?:\.\s?){3,}|(?:\u2026\s?)+|(?:\u00b7\s?){3,}|(?:_\s?){3,})\s*"
-    r"(?P<page>\d{1,4}|[ivxlc]{1,7})$",
+    rf"(?P<page>{_PAGE})$",
     re.I,
 )
-_TRAILING_PAGE = re.compile(r"^(?P<title>.*?\S)\s+(?P<page>\d{1,4}|[ivxlc]{1,7})$", re.I)
+_TRAILING_PAGE = re.compile(rf"^(?P<title>.*?\S)\s+(?P<page>{_PAGE})$", re.I)
+_BULLETS = "\u2022\u25e6\u25aa\u25a0\u25cf\u2666\u2013\u2014*>\uf0b7\uf0a7"
 _DIGIT_RUN = re.compile(r"\d+")
 _CAPTION = re.compile(r"^(?:Table|Figure|Fig\.|Listing|Exhibit|Chart|Plate|Example)\s+[\dA-Z]", re.I)
 _PAGE_HEADER = frozenset({"page", "pages", "page no", "page number"})
@@ -193,7 +196,7 @@ def _entries_of(parsed: list[tuple[list[PdfLine], str, str | None]]) -> tuple[li
             numbered_prev = classify(prev_text)
             label_only = numbered_prev is not None and numbered_prev.label and not numbered_prev.rest
             width = prev_pieces[-1].x1 - prev_x0
-            column = pieces[-1].x0 - prev_x0
+            column = (pieces[-1].x0 if len(pieces) > 1 else pieces[-1].x1) - prev_x0
             if not label_only and width >= 0.7 * column and x0 >= prev_x0 - 2:
                 title = normalize_title(f"{prev_text} {title}")
                 x0 = prev_x0
@@ -302,6 +305,8 @@ def _find_on_page(
                 return i, 1
             continue
         first_norm = norms[i]
+        if first.text[:1] in _BULLETS:
+            continue  # an item of a list (a contents list set as bullets), not a heading
         if not first_norm or not (first_norm.startswith(head) or target.startswith(first_norm[:6])):
             continue
         text = first.text
