@@ -20,7 +20,7 @@ from difflib import SequenceMatcher
 
 from sectionrag.parsers._pdfium import PdfLine
 from sectionrag.parsers._sections import nest_levels, normalize_title
-from sectionrag.parsers.headings import classify, looks_like_sentence, normalize_for_match
+from sectionrag.parsers.headings import classify, is_all_caps, looks_like_sentence, normalize_for_match
 
 __all__ = ["CONTENTS_TITLES", "Contents", "TocEntry", "find_contents"]
 
@@ -324,19 +324,27 @@ def _find_on_page(
     return None
 
 
-def _locate(entries: list[TocEntry], pages: list[list[PdfLine]]) -> None:
-    """Find each entry's heading: printed page numbers mapped by the offset most entries share."""
-    n = len(pages)
-    cache: dict[int, list[str]] = {}
+def _locate(entries: list[TocEntry], pages: list[list[PdfLine]], body: float) -> None:
+    """Find each entry's heading: printed page numbers mapped by the offset most entries share.
 
-    def norms(p: int) -> list[str]:
-        if p not in cache:
+    A line set off by its style (bold, larger than the body text, capitals) is
+    preferred: the same words in a list or a sentence come second.
+    """
+    n = len(pages)
+    cache: dict[tuple[int, bool], list[str]] = {}
+
+    def norms(p: int, strict: bool) -> list[str]:
+        if (p, strict) not in cache:
             rows = Counter(ln.row for ln in pages[p])
-            cache[p] = [
-                normalize_for_match(ln.text) if rows[ln.row] == 1 and ln.role != "table" else ""
+            cache[p, strict] = [
+                normalize_for_match(ln.text)
+                if rows[ln.row] == 1
+                and ln.role != "table"
+                and (not strict or ln.bold or ln.size >= 1.08 * body or is_all_caps(ln.text))
+                else ""
                 for ln in pages[p]
             ]
-        return cache[p]
+        return cache[p, strict]
 
     offsets: Counter[int] = Counter()
     for e in entries:
@@ -344,12 +352,10 @@ def _locate(entries: list[TocEntry], pages: list[list[PdfLine]]) -> None:
             continue
         for delta in range(-2, 40):
             p = e.page - 1 + delta
-            if 0 <= p < n and _find_on_page(e, pages[p], norms(p)) is not None:
+            if 0 <= p < n and _find_on_page(e, pages[p], norms(p, True)) is not None:
                 offsets[delta] += 1
                 break
-    if not offsets:
-        return
-    order = [d for d, _ in offsets.most_common()]
+    order = [d for d, _ in offsets.most_common()] or [0]
     last_page, last_index = -1, -1
     for k, e in enumerate(entries):
         tries: list[int] = []
@@ -361,19 +367,23 @@ def _locate(entries: list[TocEntry], pages: list[list[PdfLine]]) -> None:
             nxt = next((o.page for o in entries[k + 1 :] if o.page is not None), None)
             end = nxt - 1 + order[0] if nxt is not None else n - 1
             tries = list(range(max(last_page, 0), min(end, n - 1) + 1))
-        for p in dict.fromkeys(tries):
-            if not 0 <= p < n or p < last_page:
-                continue
-            found = _find_on_page(e, pages[p], norms(p), last_index + 1 if p == last_page else 0)
+        for strict in (True, False):
+            found = None
+            for p in dict.fromkeys(tries):
+                if not 0 <= p < n or p < last_page:
+                    continue
+                found = _find_on_page(e, pages[p], norms(p, strict), last_index + 1 if p == last_page else 0)
+                if found is not None:
+                    i, count = found
+                    e.heading = pages[p][i : i + count]
+                    e.page_index = p
+                    last_page, last_index = p, i + count - 1
+                    break
             if found is not None:
-                i, count = found
-                e.heading = pages[p][i : i + count]
-                e.page_index = p
-                last_page, last_index = p, i + count - 1
                 break
 
 
-def find_contents(pages: list[list[PdfLine]]) -> Contents | None:
+def find_contents(pages: list[list[PdfLine]], body: float) -> Contents | None:
     """Find the printed table of contents, read its entries and locate their headings.
 
     The lines of contents pages get ``role = "toc"``. Returns ``None`` when the
@@ -407,5 +417,5 @@ def find_contents(pages: list[list[PdfLine]]) -> Contents | None:
     entries = next((block for _, block in blocks if len(block) >= 4), [])
     if entries:
         _levels(entries)
-        _locate(entries, pages)
+        _locate(entries, pages, body)
     return Contents(found, entries, title_lines)

@@ -184,7 +184,7 @@ class PdfParser:
             mark_tables(lines)
         ordered = [reading_order(lines) for lines in kept]
         body = body_size(ordered)
-        contents = find_contents(ordered)
+        contents = find_contents(ordered, body)
         candidates = find_headings(ordered, body)
         title = split_title(candidates, ordered, body)
         if contents is not None:
