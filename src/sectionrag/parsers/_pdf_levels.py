@@ -305,6 +305,8 @@ def _below_contents(
     for i, (c, s, r) in enumerate(zip(candidates, styles, ranks, strict=True)):
         if c.toc_level is not None:
             out.append(c.toc_level)
+        elif normalize_for_match(c.title) in CONTENTS_TITLES:
+            out.append(1)  # "Contents" stands beside the chapters it lists
         elif i < first_entry and r < top_rank:
             out.append(0)  # the document's title over its first contents entry
         elif c.numbered and c.order in toc_orders:
