@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import itertools
 import re
 from collections import Counter
 
@@ -87,11 +88,14 @@ def _rows_set_apart(lines: list[PdfLine]) -> set[int]:
         top, bottom, height = rows.get(ln.row, (ln.top, ln.bottom, ln.height))
         rows[ln.row] = (min(top, ln.top), max(bottom, ln.bottom), max(height, ln.height))
     ordered = sorted(rows.items(), key=lambda item: item[1][0])
+    gaps = sorted(max(b[1][0] - a[1][1], 0.0) for a, b in itertools.pairwise(ordered))
+    usual = gaps[len(gaps) // 2] if gaps else 0.0
     out: set[int] = set()
     for k, (row, (top, bottom, height)) in enumerate(ordered):
+        limit = max(2.0 * usual, 1.5 * height)
         above = ordered[k - 1][1][1] if k > 0 else None
         below = ordered[k + 1][1][0] if k + 1 < len(ordered) else None
-        if (above is None or top - above > 1.2 * height) and (below is None or below - bottom > 1.2 * height):
+        if (above is None or top - above > limit) and (below is None or below - bottom > limit):
             out.add(row)
     return out
 

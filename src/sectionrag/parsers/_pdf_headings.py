@@ -291,7 +291,7 @@ def _is_heading_line(
     if (
         check
         and looks_like_sentence(check, max_words=18, allow_lower=numbered)
-        and not (check.endswith(".") and len(check.split()) <= 6)
+        and not (check.endswith(".") and len(check.split()) <= (6 if numbered else 4))
     ):
         return False
     if check and check[-1] in ":," and ln.size < body * 1.3:
