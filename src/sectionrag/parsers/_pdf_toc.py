@@ -260,6 +260,11 @@ def _same_label(a: tuple[str, str], b: tuple[str, str]) -> bool:
     return a[1] == b[1] and (a[0] == b[0] or not a[0] or not b[0])
 
 
+def _capitals(text: str) -> bool:
+    """Tell a line in capitals (string methods only: this runs on every line of the pages searched)."""
+    return text == text.upper() and text != text.lower() and is_all_caps(text)
+
+
 def _join(text: str, nxt: str) -> str:
     """Join two lines of a title, rejoining a word hyphenated across them."""
     if text.endswith("-") and nxt[:1].islower():
@@ -293,21 +298,22 @@ def _find_on_page(
     label = _label(entry.title)
     style = classify(entry.title)
     label_only = style is not None and bool(style.label) and not style.rest
+    word = entry.title.split()[0].lower() if label_only else ""
     for i in range(start, len(lines)):
         first = lines[i]
-        if first.role in ("furniture", "toc"):
+        first_norm = norms[i]
+        if not first_norm or first.role in ("furniture", "toc") or first.text[:1] in _BULLETS:
+            continue  # not a heading: a table cell, a list item (a contents list set as bullets)
+        if label_only:  # "Part I" in the contents: the heading is "PART I — FINANCIAL INFORMATION"
+            if first.text[: len(word)].lower() == word:
+                line_label = _label(first.text)
+                if line_label is not None and label is not None and _same_label(label, line_label):
+                    return i, 1
+            continue
+        if not (first_norm.startswith(head) or target.startswith(first_norm[:6])):
             continue
         line_label = _label(first.text)
         if label is not None and line_label is not None and not _same_label(label, line_label):
-            continue
-        if label_only:
-            if line_label is not None and label is not None and _same_label(label, line_label):
-                return i, 1
-            continue
-        first_norm = norms[i]
-        if first.text[:1] in _BULLETS:
-            continue  # an item of a list (a contents list set as bullets), not a heading
-        if not first_norm or not (first_norm.startswith(head) or target.startswith(first_norm[:6])):
             continue
         text = first.text
         for count in range(1, 4):
@@ -340,7 +346,7 @@ def _locate(entries: list[TocEntry], pages: list[list[PdfLine]], body: float) ->
                 normalize_for_match(ln.text)
                 if rows[ln.row] == 1
                 and ln.role != "table"
-                and (not strict or ln.bold or ln.size >= 1.08 * body or is_all_caps(ln.text))
+                and (not strict or ln.bold or ln.size >= 1.08 * body or _capitals(ln.text))
                 else ""
                 for ln in pages[p]
             ]
