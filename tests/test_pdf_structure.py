@@ -202,3 +202,33 @@ def test_running_header_still_removed_when_pages_have_body_text(tmp_path: Path):
         pages.append(Page(lines))
     doc = PdfParser().parse(write_pdf(tmp_path / "header.pdf", pages))
     assert "Quarterly summary" not in doc.text
+
+
+def test_contents_in_two_columns_reads_each_column_with_its_own_indents(tmp_path: Path):
+    """Eight chapters in two columns of contents; chapter and section headings look the same."""
+    chapters = [(f"Topic {name}", [f"First part of {name}", f"Second part of {name}"]) for name in "ABCDEFGH"]
+    contents = Page([Line("Contents", y=740, size=18, bold=True)])
+    pages = []
+    for i, (chapter, sections) in enumerate(chapters):
+        x = 72.0 if i < 4 else 320.0
+        y = 700.0 - (i % 4) * 60
+        number = str(3 + i)
+        contents.lines += [Line(chapter, x=x, y=y, bold=True), Line(number, x=x + 200, y=y, bold=True)]
+        for k, section in enumerate(sections, start=1):
+            contents.lines += [Line(section, x=x + 12, y=y - 14 * k), Line(number, x=x + 200, y=y - 14 * k)]
+        page = Page([Line(chapter, y=720, bold=True)])
+        py = 700.0
+        for section in sections:
+            lines, py = body_lines(6, i + len(page.lines), py)
+            page.lines += [*lines, Line(section, y=py - 14, bold=True)]
+            py -= 30
+        page.lines += body_lines(4, i, py)[0]
+        page.lines.append(Line(number, x=300, y=40, size=9))
+        pages.append(page)
+    cover = Page([Line("The Book of Topics", x=150, y=500, size=30, bold=True)])
+    doc = parse(write_pdf(tmp_path / "two-columns.pdf", [cover, contents, *pages]))
+    levels = {s.title: (s.level, s.page_start) for s in doc.sections}
+    for i, (chapter, sections) in enumerate(chapters):
+        assert levels[chapter] == (1, 3 + i)
+        for section in sections:
+            assert levels[section] == (2, 3 + i)

@@ -77,13 +77,45 @@ class Contents:
         return [e for e in self.entries if e.heading]
 
 
-def _rows(lines: list[PdfLine]) -> list[list[PdfLine]]:
+def _rows(lines: list[PdfLine]) -> tuple[list[list[PdfLine]], dict[int, float]]:
+    """Group a page's pieces into rows, top to bottom.
+
+    A contents set in two columns has two entries in a row (``Title 5`` …
+    ``Title 120``): such a row is cut after each page number, and the right
+    column's entries are read after the left column's. Returns the rows and,
+    by the id of each row's first piece, the left edge of its column (indents
+    are measured from it).
+    """
     by_row: dict[int, list[PdfLine]] = {}
     for ln in lines:
         by_row.setdefault(ln.row, []).append(ln)
-    rows = [sorted(pieces, key=lambda ln: ln.x0) for pieces in by_row.values()]
-    rows.sort(key=lambda pieces: min(p.top for p in pieces))
-    return rows
+    segments: list[tuple[int, float, list[PdfLine]]] = []
+    for pieces in by_row.values():
+        pieces.sort(key=lambda ln: ln.x0)
+        column = 0
+        current: list[PdfLine] = []
+        for k, piece in enumerate(pieces):
+            current.append(piece)
+            rest = pieces[k + 1 :]
+            if (
+                _PAGE_REF.match(piece.text)
+                and len(current) > 1
+                and len(rest) >= 2
+                and any(ch.isalpha() for p in rest for ch in p.text)
+            ):
+                segments.append((column, min(p.top for p in current), current))
+                column += 1
+                current = []
+        if current:
+            segments.append((column, min(p.top for p in current), current))
+    segments.sort(key=lambda s: (s[0], s[1]))
+    lefts: dict[int, float] = {}
+    for column in {c for c, _, _ in segments}:
+        left = min(p[0].x0 for c, _, p in segments if c == column)
+        for c, _, p in segments:
+            if c == column:
+                lefts[id(p[0])] = left
+    return [pieces for _, _, pieces in segments], lefts
 
 
 def _entry_of_row(pieces: list[PdfLine], right: float) -> tuple[str, str] | None:
@@ -94,7 +126,8 @@ def _entry_of_row(pieces: list[PdfLine], right: float) -> tuple[str, str] | None
         title = normalize_title(" ".join(p.text for p in pieces[:-1]))
         # a financial row has figures in several cells; a wrapped title's last line may be "31, 2021"
         numeric_cells = sum(1 for p in pieces[1:-1] if not any(ch.isalpha() for ch in p.text))
-        if m and numeric_cells == 0 and last.x0 > 0.55 * right:
+        set_apart = last.x0 > 0.55 * right or last.x0 - pieces[-2].x1 > 3 * max(last.size, 1.0)
+        if m and numeric_cells == 0 and set_apart:
             return title, m.group("page")
     text = normalize_title(" ".join(p.text for p in pieces))
     m = _LEADERED.match(text)
@@ -109,9 +142,14 @@ def _page_number(label: str) -> int | None:
     return None
 
 
-def _read_page(lines: list[PdfLine]) -> tuple[list[tuple[list[PdfLine], str, str | None]], int] | None:
-    """Read one page as contents: its rows as ``(pieces, title, page label)``; ``None`` if it is not one."""
-    rows = _rows(lines)
+def _read_page(
+    lines: list[PdfLine],
+) -> tuple[list[tuple[list[PdfLine], str, str | None]], dict[int, float]] | None:
+    """Read one page as contents: its rows as ``(pieces, title, page label)`` and their column edges.
+
+    ``None`` if the page is not a contents page.
+    """
+    rows, lefts = _rows(lines)
     if not rows:
         return None
     right = max(ln.x1 for ln in lines)
@@ -142,10 +180,12 @@ def _read_page(lines: list[PdfLine]) -> tuple[list[tuple[list[PdfLine], str, str
         rising = sum(1 for a, b in itertools.pairwise(numbers) if b >= a)
         if rising < 0.75 * (len(numbers) - 1) or len(set(numbers)) < 2:
             return None  # an index or a table of figures by number, not a contents page
-    return parsed, entries
+    return parsed, lefts
 
 
-def _entries_of(parsed: list[tuple[list[PdfLine], str, str | None]]) -> tuple[list[TocEntry], list[PdfLine]]:
+def _entries_of(
+    parsed: list[tuple[list[PdfLine], str, str | None]], lefts: dict[int, float]
+) -> tuple[list[TocEntry], list[PdfLine]]:
     """Turn a contents page's rows into entries: wrapped titles joined, group entries kept."""
     out: list[TocEntry] = []
     title_lines: list[PdfLine] = []
@@ -205,11 +245,13 @@ def _entries_of(parsed: list[tuple[list[PdfLine], str, str | None]]) -> tuple[li
             break
         for group_pieces, group_text in pending:
             if not looks_like_sentence(group_text, max_words=16):
-                out.append(TocEntry(group_text, None, group_pieces[0].x0))
+                out.append(
+                    TocEntry(group_text, None, group_pieces[0].x0 - lefts.get(id(group_pieces[0]), 0.0))
+                )
         pending = []
         if _CAPTION.match(title) or not any(ch.isalpha() for ch in title):
             continue
-        out.append(TocEntry(title, _page_number(label), x0))
+        out.append(TocEntry(title, _page_number(label), x0 - lefts.get(id(pieces[0]), 0.0)))
     return out, title_lines
 
 
@@ -401,8 +443,8 @@ def find_contents(pages: list[list[PdfLine]], body: float) -> Contents | None:
         page = _read_page(lines)
         if page is None:
             continue
-        parsed, _ = page
-        page_entries, titles = _entries_of(parsed)
+        parsed, lefts = page
+        page_entries, titles = _entries_of(parsed, lefts)
         title_lines.extend(titles)
         if blocks and blocks[-1][0][-1] == index - 1:
             blocks[-1][0].append(index)
