@@ -83,8 +83,8 @@ def _rows(lines: list[PdfLine]) -> tuple[list[list[PdfLine]], dict[int, float]]:
     A contents set in two columns has two entries in a row (``Title 5`` …
     ``Title 120``): such a row is cut after each page number, and the right
     column's entries are read after the left column's. Returns the rows and,
-    by the id of each row's first piece, the left edge of its column (indents
-    are measured from it).
+    by the id of each row's first piece, how far right of the first column its column stands (indents
+    are measured as if it stood where the first column does).
     """
     by_row: dict[int, list[PdfLine]] = {}
     for ln in lines:
@@ -109,12 +109,11 @@ def _rows(lines: list[PdfLine]) -> tuple[list[list[PdfLine]], dict[int, float]]:
         if current:
             segments.append((column, min(p.top for p in current), current))
     segments.sort(key=lambda s: (s[0], s[1]))
-    lefts: dict[int, float] = {}
-    for column in {c for c, _, _ in segments}:
-        left = min(p[0].x0 for c, _, p in segments if c == column)
-        for c, _, p in segments:
-            if c == column:
-                lefts[id(p[0])] = left
+    # a later column's indents are measured as if it stood where the first one does
+    edges = {
+        column: min(p[0].x0 for c, _, p in segments if c == column) for column in {c for c, _, _ in segments}
+    }
+    lefts = {id(p[0]): edges[c] - edges[0] for c, _, p in segments}
     return [pieces for _, _, pieces in segments], lefts
 
 
