@@ -86,6 +86,7 @@ def find_headings(pages: list[list[PdfLine]], body: float) -> list[Candidate]:
             if abs(a.size - body) < 0.6 and abs(b.size - body) < 0.6 and 0 < b.top - a.top < 3 * body:
                 gaps.append(b.top - a.top)
     pitch = statistics.median(gaps) if gaps else body * 1.2
+    light = _light_heading_styles(pages, body)
     out: list[Candidate] = []
     for page_index, lines in enumerate(pages):
         text_width = max((ln.x1 for ln in lines), default=0.0) - min((ln.x0 for ln in lines), default=0.0)
@@ -108,7 +109,8 @@ def find_headings(pages: list[list[PdfLine]], body: float) -> list[Candidate]:
         while i < len(lines):
             ln = lines[i]
             prev = lines[i - 1] if i > 0 else None
-            ok = _is_heading_line(ln, prev, lines[i + 1] if i + 1 < len(lines) else None, body, pitch)
+            nxt = lines[i + 1] if i + 1 < len(lines) else None
+            ok = _is_heading_line(ln, prev, nxt, body, pitch, light)
             if ok and toc_page and (ln.size <= toc_size + 0.5 or _has_page_piece(ln, lines, numbered_rows)):
                 ok = False
             if ok and text_left is not None and ln.x1 < text_left:
@@ -243,8 +245,36 @@ _STRONG_PREFIXES = (
 )  # fmt: skip
 
 
+def _light_heading_styles(pages: list[list[PdfLine]], body: float) -> set[tuple[float, str]]:
+    """Styles of short, light lines a little larger than the body that recur: a heading style.
+
+    Web pages printed to PDF set their sub-headings in regular weight, a size
+    or two above the text; one such line may be a pull quote, three or more in
+    the same face and size, each standing alone, are headings.
+    """
+    counts: Counter[tuple[float, str]] = Counter()
+    for lines in pages:
+        for ln in lines:
+            ratio = ln.size / body if body else 1.0
+            words = ln.text.split()
+            if (
+                1.12 <= ratio < 1.3
+                and not ln.bold
+                and 0 < len(words) <= 8
+                and ln.text[-1:] not in ".,;:"
+                and ln.text[:1].isupper()
+            ):
+                counts[(round(ln.size * 2) / 2, ln.font)] += 1
+    return {style for style, n in counts.items() if n >= 3}
+
+
 def _is_heading_line(
-    ln: PdfLine, prev: PdfLine | None, nxt: PdfLine | None, body: float, pitch: float
+    ln: PdfLine,
+    prev: PdfLine | None,
+    nxt: PdfLine | None,
+    body: float,
+    pitch: float,
+    light: set[tuple[float, str]] | None = None,
 ) -> bool:
     text = ln.text
     if ln.role != "body" or len(text) > 150:
@@ -304,7 +334,8 @@ def _is_heading_line(
     line_gap = max(pitch - ln.height, 0.5)
     spaced = gap_above > line_gap * 1.6 or prev is None or prev.row == ln.row
     if ratio >= 1.12:
-        if ratio < 1.3 and not ln.bold and not numbered:
+        light_heading = light is not None and (round(ln.size * 2) / 2, ln.font) in light and spaced
+        if ratio < 1.3 and not ln.bold and not numbered and not light_heading:
             return False
         # a larger line that continues into body text of the same size is not a heading
         return not (

@@ -65,11 +65,15 @@ def split_title(candidates: list[Candidate], pages: list[list[PdfLine]], body: f
     if not front:
         return None
     title = max(front, key=lambda c: c.size)
-    after = title.index + len(title.lines)
-    if len(front) == 1 and after == first_body and any(c.page == first_index for c in candidates[1:]):
-        # a lone title over the first paragraph, with headings below it on the page (a web page
-        # or a note): the title heads the document, as its outline's root usually does
-        return title.title
+    starts = Counter(
+        round(ln.x0) for ln in first_page if abs(ln.size - body) < 0.6 and len(ln.text.split()) >= 8
+    )
+    text_left = starts.most_common(1)[0][0] if starts else None
+    if text_left is not None and abs(title.lines[0].x0 - text_left) <= 6 and len(candidates) > len(front):
+        # a title set flush with the text, like the headings under it (a web page or a note
+        # printed to PDF), heads the document, as its outline's root does; a centred title
+        # block (a paper's title and authors) does not
+        front.remove(title)
     for c in front:
         candidates.remove(c)
         for ln in c.lines:
