@@ -430,6 +430,24 @@ def _locate(entries: list[TocEntry], pages: list[list[PdfLine]], body: float) ->
                 break
 
 
+def _mark_contents_lists(pages: list[list[PdfLine]], entries: list[TocEntry], skip: set[int]) -> None:
+    """Mark as contents a page that is mostly a list of the entries' titles, without page numbers.
+
+    A document converted from HTML may print the contents twice: with page
+    numbers, and as the web page's own list of links. The list's lines are the
+    entries' titles, not their headings.
+    """
+    titles = {normalize_for_match(e.title) for e in entries}
+    for index, lines in enumerate(pages):
+        if index in skip or len(lines) < 8:
+            continue
+        listed = [ln for ln in lines if normalize_for_match(ln.text.lstrip(_BULLETS + " ")) in titles]
+        if len(listed) >= 8 and len(listed) >= 0.6 * len(lines):
+            for ln in lines:
+                if ln.role != "furniture" and normalize_for_match(ln.text) not in CONTENTS_TITLES:
+                    ln.role = "toc"
+
+
 def find_contents(pages: list[list[PdfLine]], body: float) -> Contents | None:
     """Find the printed table of contents, read its entries and locate their headings.
 
@@ -462,7 +480,18 @@ def find_contents(pages: list[list[PdfLine]], body: float) -> Contents | None:
     # the document's contents is its first one; later ones (a cross-reference index, a list of
     # tables) are only kept out of the headings
     entries = next((block for _, block in blocks if len(block) >= 4), [])
+    # a group title repeated at the top of the next contents page ("Chapter 3" continued)
+    seen: set[str] = set()
+    unique: list[TocEntry] = []
+    for e in entries:
+        norm = normalize_for_match(e.title)
+        if e.page is None and norm in seen:
+            continue
+        seen.add(norm)
+        unique.append(e)
+    entries = unique
     if entries:
+        _mark_contents_lists(pages, entries, set(found))
         _levels(entries)
         _locate(entries, pages, body)
     return Contents(found, entries, title_lines)
