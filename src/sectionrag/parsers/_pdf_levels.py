@@ -65,10 +65,10 @@ def split_title(candidates: list[Candidate], pages: list[list[PdfLine]], body: f
     if not front:
         return None
     title = max(front, key=lambda c: c.size)
-    starts = Counter(
-        round(ln.x0) for ln in first_page if abs(ln.size - body) < 0.6 and len(ln.text.split()) >= 8
+    # where the text starts: the leftmost line of prose on the page
+    text_left = min(
+        (ln.x0 for ln in first_page if abs(ln.size - body) < 0.6 and len(ln.text.split()) >= 8), default=None
     )
-    text_left = starts.most_common(1)[0][0] if starts else None
     if text_left is not None and abs(title.lines[0].x0 - text_left) <= 6 and len(candidates) > len(front):
         # a title set flush with the text, like the headings under it (a web page or a note
         # printed to PDF), heads the document, as its outline's root does; a centred title
