@@ -21,7 +21,7 @@ contents page without being one of its truth entries.
 Files are split into a development set (tuned on) and a validation set (only
 measured): see ``VALIDATION`` and ``tests/data/pdf/README.md``.
 
-Usage: python benchmarks/heading_eval.py [PDF ...] [--sec-dir DIR] [--json] [-v]
+Usage: python benchmarks/heading_eval.py [PDF ...] [--sec-dir DIR | --repo-only] [--json] [-v]
 """
 
 from __future__ import annotations
@@ -244,10 +244,12 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("pdfs", nargs="*", type=Path)
     parser.add_argument("--sec-dir", type=Path, help="folder of the 10-Q development corpus")
+    parser.add_argument("--repo-only", action="store_true", help="only the PDFs kept in the repository")
     parser.add_argument("--json", action="store_true")
     parser.add_argument("-v", "--verbose", action="store_true", help="list misses and extras on stderr")
     args = parser.parse_args(argv)
-    rows = [evaluate(p, args.verbose, filing) for p, filing in collect(args.pdfs, sec_dir(args.sec_dir))]
+    corpus = None if args.repo_only else sec_dir(args.sec_dir)
+    rows = [evaluate(p, args.verbose, filing) for p, filing in collect(args.pdfs, corpus)]
     groups = {
         "development": [r for r in rows if r.set == "development"],
         "validation": [r for r in rows if r.set == "validation"],
