@@ -232,3 +232,36 @@ def test_contents_in_two_columns_reads_each_column_with_its_own_indents(tmp_path
         assert levels[chapter] == (1, 3 + i)
         for section in sections:
             assert levels[section] == (2, 3 + i)
+
+
+def test_list_of_figures_after_the_contents_does_not_dilute_it(tmp_path: Path):
+    """Contents, then a longer list of figures on the next pages: the contents still gives levels."""
+    chapters = [("Overview", ["Markets", "Products"]), ("Operations", ["Plants", "Logistics"])]
+    contents = Page([Line("Contents", y=720, size=16, bold=True)])
+    figures = [Page([Line("Figures", y=720, size=16, bold=True)]), Page()]
+    body_pages: list[Page] = []
+    y = 690.0
+    for number, (chapter, sections) in enumerate(chapters, start=1):
+        page_number = str(number)
+        contents.lines += [Line(chapter, y=y, bold=True), Line(page_number, x=520, y=y, bold=True)]
+        y -= 16
+        page = Page([Line(chapter, y=720, bold=True)])
+        py = 700.0
+        for section in sections:
+            contents.lines += [Line(section, x=90, y=y), Line(page_number, x=520, y=y)]
+            y -= 14
+            lines, py = body_lines(6, number + len(page.lines), py)
+            page.lines += [*lines, Line(section, y=py - 14, bold=True)]
+            py -= 30
+        page.lines += body_lines(4, number, py)[0]
+        page.lines.append(Line(page_number, x=300, y=40, size=9))
+        body_pages.append(page)
+    for k in range(40):  # 40 figures over two pages, far more than the contents' 6 entries
+        page = figures[k // 20]
+        fy = 690.0 - (k % 20) * 14
+        # the figures are on the chapters' pages
+        page.lines += [Line(f"A diagram of part {k + 1}", y=fy), Line(str(4 + k // 10), x=520, y=fy)]
+    doc = parse(write_pdf(tmp_path / "figures.pdf", [contents, *figures, *body_pages]))
+    levels = {s.title: s.level for s in doc.sections}
+    assert levels["Overview"] == 1 and levels["Markets"] == 2 and levels["Logistics"] == 2
+    assert not any(s.title.startswith("A diagram") for s in doc.sections)

@@ -309,9 +309,9 @@ def _below_contents(
     for i, (c, s, r) in enumerate(zip(candidates, styles, ranks, strict=True)):
         if c.toc_level is not None:
             out.append(c.toc_level)
-        elif normalize_for_match(c.title) in CONTENTS_TITLES:
+        elif i < first_entry and normalize_for_match(c.title) in CONTENTS_TITLES:
             out.append(1)  # "Contents" stands beside the chapters it lists
-        elif i < first_entry and r < top_rank:
+        elif i < first_entry and r < top_rank and c.page == candidates[first_entry].page:
             out.append(0)  # the document's title over its first contents entry
         elif c.numbered and c.order in toc_orders:
             out.append(toc_orders[c.order].most_common(1)[0][0])

@@ -39,6 +39,18 @@ _TRAILING_PAGE = re.compile(rf"^(?P<title>.*?\S)\s+(?P<page>{_PAGE})$", re.I)
 _BULLETS = "\u2022\u25e6\u25aa\u25a0\u25cf\u2666\u2013\u2014*>\uf0b7\uf0a7"
 _DIGIT_RUN = re.compile(r"\d+")
 _CAPTION = re.compile(r"^(?:Table|Figure|Fig\.|Listing|Exhibit|Chart|Plate|Example)\s+[\dA-Z]", re.I)
+_LISTS = frozenset(
+    {
+        "figures",
+        "tables",
+        "examples",
+        "illustrations",
+        "list of figures",
+        "list of tables",
+        "list of examples",
+        "list of illustrations",
+    }
+)
 _PAGE_HEADER = frozenset({"page", "pages", "page no", "page number"})
 
 
@@ -203,7 +215,7 @@ def _entries_of(
             break  # the page's own title, set larger than its entries
         below = parsed[start][0]
         gap = min(p.top for p in below) - max(p.bottom for p in pieces)
-        if norm in CONTENTS_TITLES or norm in _PAGE_HEADER or not norm:
+        if norm in CONTENTS_TITLES or norm in _PAGE_HEADER or norm in _LISTS or not norm:
             break
         if gap > 3 * max(p.size for p in pieces):
             break
@@ -456,6 +468,7 @@ def find_contents(pages: list[list[PdfLine]], body: float) -> Contents | None:
     """
     blocks: list[tuple[list[int], list[TocEntry]]] = []
     title_lines: list[PdfLine] = []
+    in_list = False  # inside a list of figures or tables that follows the contents
     for index, lines in enumerate(pages):
         page = _read_page(lines)
         if page is None:
@@ -463,7 +476,11 @@ def find_contents(pages: list[list[PdfLine]], body: float) -> Contents | None:
         parsed, lefts = page
         page_entries, titles = _entries_of(parsed, lefts)
         title_lines.extend(titles)
-        if blocks and blocks[-1][0][-1] == index - 1:
+        continued = bool(blocks) and blocks[-1][0][-1] == index - 1
+        in_list = (in_list and continued) or any(normalize_for_match(ln.text) in _LISTS for ln in titles)
+        if in_list:
+            page_entries = []
+        if continued:
             blocks[-1][0].append(index)
             blocks[-1][1].extend(page_entries)
         else:
