@@ -60,8 +60,11 @@ class TocEntry:
 
     Attributes:
         title: The entry's title as printed in the contents.
-        page: The printed page number (``None`` for a group entry without one).
-        x0: Left edge of the entry's title.
+        page: The printed page number; ``None`` for a group entry without one
+            and for a page numbered in roman or within its chapter (such
+            entries are looked for between their neighbours).
+        x0: Left edge of the entry's title (measured from the first column's
+            edge in a contents set in two columns).
         level: Depth in the contents (1 = top).
         heading: The lines of the entry's heading in the body, once found.
         page_index: 0-based PDF page of that heading.
