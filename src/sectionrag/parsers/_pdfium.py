@@ -73,7 +73,7 @@ class _FontCache:
         self._raw = raw
         self._buf = ctypes.create_string_buffer(256)
         self._flags = ctypes.c_int(0)
-        self.names: dict[str, tuple[bool, bool]] = {}
+        self.names: dict[str, tuple[str, bool, bool]] = {}
 
     def info(self, textpage: Any, index: int) -> tuple[str, bool, bool]:
         raw = self._raw
@@ -81,10 +81,27 @@ class _FontCache:
         name = self._buf.raw[: max(n - 1, 0)].decode("latin-1", "replace") if n > 0 else ""
         flags = self._flags.value
         weight = raw.FPDFText_GetFontWeight(textpage, index)
-        base = name.split("+", 1)[-1]
-        bold = weight >= 600 or bool(flags & (1 << 18)) or bool(_BOLD_NAME.search(base))
-        italic = bool(flags & (1 << 6)) or bool(_ITALIC_NAME.search(base))
+        known = self.names.get(name)
+        if known is None:
+            base = name.split("+", 1)[-1]
+            known = self.names[name] = (base, bool(_BOLD_NAME.search(base)), bool(_ITALIC_NAME.search(base)))
+        base, bold_name, italic_name = known
+        bold = weight >= 600 or bool(flags & (1 << 18)) or bold_name
+        italic = bool(flags & (1 << 6)) or italic_name
         return base, bold, italic
+
+
+def _matrix_scale(raw: Any, textpage: Any, index: int, matrix: Any) -> float:
+    """Return the vertical scale of a character's matrix (1 when pdfium cannot tell).
+
+    Some producers (cairo, for one) set every font at size 1 and scale it with
+    the text matrix; the size a character is drawn at is its font size times this.
+    """
+    if raw.FPDFText_GetMatrix(textpage, index, ctypes.byref(matrix)):
+        scale = float((matrix.c * matrix.c + matrix.d * matrix.d) ** 0.5)
+        if scale > 0:
+            return scale
+    return 1.0
 
 
 def _page_text(raw: Any, textpage: Any, count: int) -> str:
@@ -127,6 +144,7 @@ def extract_page_lines(page: Any, page_index: int, *, gap_em: float = 1.6) -> li
             text = "".join(chr(raw.FPDFText_GetUnicode(textpage, i) or 0xFFFD) for i in range(count))
         fonts = _FontCache(raw)
         left, top, right, bottom = (ctypes.c_double() for _ in range(4))
+        matrix = raw.FS_MATRIX()
         lines: list[PdfLine] = []
         pos = 0
         row = 0
@@ -144,7 +162,8 @@ def extract_page_lines(page: Any, page_index: int, *, gap_em: float = 1.6) -> li
             if not rects:
                 continue
             first = start + (len(segment) - len(segment.lstrip()))
-            size = raw.FPDFText_GetFontSize(textpage, first) or 0.0
+            scale = _matrix_scale(raw, textpage, first, matrix)  # one per line: its pieces share it
+            size = (raw.FPDFText_GetFontSize(textpage, first) or 0.0) * scale
             # split the line where the gap between runs is wide
             cuts = [start]
             if len(rects) > 1 and size > 0:
@@ -177,7 +196,7 @@ def extract_page_lines(page: Any, page_index: int, *, gap_em: float = 1.6) -> li
                 y1 = max(r[3] for r in box)
                 # size and weight by the majority of three samples (first, middle, last character):
                 # a large marginal glyph ("NOTE") or a last word in code type does not restyle a line
-                psize = size if a == start else (raw.FPDFText_GetFontSize(textpage, i0) or size)
+                psize = size if a == start else (raw.FPDFText_GetFontSize(textpage, i0) * scale or size)
                 font, bold, italic = fonts.info(textpage, i0)
                 if i1 > i0:
                     im = _middle_char(piece, a)
@@ -186,8 +205,8 @@ def extract_page_lines(page: Any, page_index: int, *, gap_em: float = 1.6) -> li
                     sizes = sorted(
                         (
                             psize,
-                            raw.FPDFText_GetFontSize(textpage, im) or psize,
-                            raw.FPDFText_GetFontSize(textpage, i1) or psize,
+                            raw.FPDFText_GetFontSize(textpage, im) * scale or psize,
+                            raw.FPDFText_GetFontSize(textpage, i1) * scale or psize,
                         )
                     )
                     # faked small capitals ("S" then "TOCK" a size smaller) keep the capitals' size

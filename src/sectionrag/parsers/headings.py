@@ -90,6 +90,9 @@ _PATTERNS: tuple[tuple[str, int | None, re.Pattern[str]], ...] = (
     ("alpha", None, re.compile(r"^(?P<label>[A-Z])\.\s+(?P<rest>\S.*)$")),
 )
 
+_DATE_REST = re.compile(
+    r"(?:jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec)[a-z]*\.?,?\s+\d{2,4}\b", re.IGNORECASE
+)
 _TOC_LEADER = re.compile(r"(?:\.\s?){4,}|(?:_\s?){4,}|(?:\u2026\s?){2,}|(?:\u00b7\s?){4,}")
 _TRAILING_PAGE = re.compile(r"\S\s+(?:\d{1,4}|(?=[ivxlc])(?:x{0,3})(?:ix|iv|v?i{0,3}))$")
 
@@ -108,6 +111,8 @@ def classify(line: str) -> HeadingStyle | None:
             continue
         label = m.group("label")
         rest = m.group("rest").strip()
+        if kind == "num" and _DATE_REST.match(rest):
+            return None  # "2 July 2021 (release notes)" starts with a date, not a number
         if kind in ("num", "alnum"):
             depth = label.count(".") + 1
             return HeadingStyle(kind, 10 + depth, depth, label, rest)

@@ -1,0 +1,112 @@
+"""Running headers, footers and page numbers of PDF pages ("furniture")."""
+
+from __future__ import annotations
+
+import itertools
+import re
+from collections import Counter
+
+from sectionrag.parsers._pdfium import PdfLine
+
+__all__ = ["mark_furniture"]
+
+_PAGE_NUMBER = re.compile(
+    r"^(?:page\s+)?[-\u2013\u2014(\[]?\s*(?:\d{1,4}|[ivxlcdm]{1,7})\s*[-\u2013\u2014)\]]?"
+    r"(?:\s*(?:of|/)\s*\d{1,4})?$",
+    re.IGNORECASE,
+)
+_DIGITS = re.compile(r"\d+")
+
+
+def mark_furniture(pages_lines: list[list[PdfLine]]) -> None:
+    """Mark running headers, footers and page numbers (``role = "furniture"``).
+
+    Only lines in the top or bottom band of a page are considered: a page
+    number there, or a line whose text (digits ignored) recurs in the same
+    band on at least three pages (a quarter of the pages for larger text).
+    """
+    zone: list[list[tuple[PdfLine, bool]]] = []
+    for lines in pages_lines:
+        if not lines:
+            zone.append([])
+            continue
+        tops = sorted(lines, key=lambda ln: ln.top)
+        page_top = tops[0].top
+        page_bottom = max(ln.bottom for ln in lines)
+        span = max(page_bottom - page_top, 1.0)
+        cand = [(ln, True) for ln in tops[:4] if ln.top - page_top < 0.08 * span]
+        cand += [(ln, False) for ln in tops[-4:] if page_bottom - ln.bottom < 0.08 * span]
+        zone.append(cand)
+    sizes = Counter(round(ln.size) for lines in pages_lines for ln in lines)
+    body = sizes.most_common(1)[0][0] if sizes else 10
+
+    def signature(ln: PdfLine, top: bool) -> str:
+        # heading-like text must repeat exactly; plain text may differ in its numbers
+        plain = round(ln.size) <= body and not ln.bold
+        text = _DIGITS.sub("#", ln.text) if plain else ln.text
+        return f"{'t' if top else 'b'}|{round(ln.size)}|{' '.join(text.split())}"
+
+    counts: Counter[str] = Counter()
+    for cand in zone:
+        for sig in {signature(ln, top) for ln, top in cand}:
+            counts[sig] += 1
+    n_pages = len(pages_lines)
+    marked: list[PdfLine] = []
+    for lines, cand in zip(pages_lines, zone, strict=True):
+        apart = _rows_set_apart(lines)
+        pieces = Counter(ln.row for ln in lines)
+        # a folio alone in its row, or a row with a folio set apart from the text ("Risk Factors  44")
+        numbered_rows = {
+            ln.row for ln, _ in cand if _is_page_number(ln, body) and (pieces[ln.row] == 1 or ln.row in apart)
+        }
+        for ln, top in cand:
+            if ln.row in numbered_rows or (n_pages >= 3 and counts[signature(ln, top)] >= 3):
+                marked.append(ln)
+    # never take a page's only text, nor most of the document's text: repeated "furniture" that
+    # is all there is (the same short text on every page) is the document's text
+    total = sum(len(ln.text) for lines in pages_lines for ln in lines)
+    removed = sum(len(ln.text) for ln in marked)
+    if total and removed > 0.5 * total:
+        return
+    marked_ids = {id(ln) for ln in marked}
+    for lines in pages_lines:
+        if lines and all(id(ln) in marked_ids for ln in lines):
+            continue
+        for ln in lines:
+            if id(ln) in marked_ids:
+                ln.role = "furniture"
+
+
+def _rows_set_apart(lines: list[PdfLine]) -> set[int]:
+    """Rows set off from the text next to them by more than a line's height.
+
+    A running footer stands apart; the last entry of a contents page, ending in
+    its page number like a footer, follows the entries above at their spacing.
+    """
+    rows: dict[int, tuple[float, float, float]] = {}
+    for ln in lines:
+        top, bottom, height = rows.get(ln.row, (ln.top, ln.bottom, ln.height))
+        rows[ln.row] = (min(top, ln.top), max(bottom, ln.bottom), max(height, ln.height))
+    ordered = sorted(rows.items(), key=lambda item: item[1][0])
+    gaps = sorted(max(b[1][0] - a[1][1], 0.0) for a, b in itertools.pairwise(ordered))
+    usual = gaps[len(gaps) // 2] if gaps else 0.0
+    out: set[int] = set()
+    for k, (row, (top, bottom, height)) in enumerate(ordered):
+        limit = max(2.0 * usual, 1.5 * height)
+        above = ordered[k - 1][1][1] if k > 0 else None
+        below = ordered[k + 1][1][0] if k + 1 < len(ordered) else None
+        if (above is None or top - above > limit) and (below is None or below - bottom > limit):
+            out.add(row)
+    return out
+
+
+def _is_page_number(ln: PdfLine, body: float) -> bool:
+    """Tell a folio (``12``, ``iv``, ``Page 3 of 9``) from a roman-looking letter set as a heading.
+
+    A bold or large ``D`` or ``C`` at the top of a page is an index letter or an
+    appendix label, not page "500" or "100".
+    """
+    if not _PAGE_NUMBER.match(ln.text):
+        return False
+    roman_letters = ln.text.strip().isalpha()
+    return not (roman_letters and (ln.bold or ln.size >= 1.2 * body))
