@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import bisect
 import hashlib
+import heapq
 import itertools
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
@@ -80,6 +81,7 @@ class Document:
     pages: tuple[PageSpan, ...] = ()
     metadata: Mapping[str, Any] = field(default_factory=lambda: _EMPTY)
     body_start: int = 0
+    _lookup: _Lookup | None = field(default=None, init=False, repr=False, compare=False)
 
     @classmethod
     def create(
@@ -114,29 +116,32 @@ class Document:
             body_start=body_start,
         )
 
+    def _lookups(self) -> _Lookup:
+        """Return the document's lookup tables, built on first use (the document is immutable)."""
+        lookup = self._lookup
+        if lookup is None:
+            lookup = _Lookup(self)
+            object.__setattr__(self, "_lookup", lookup)
+        return lookup
+
     def section_at(self, offset: int) -> Section | None:
-        """Return the deepest section whose span contains ``offset``."""
-        best: Section | None = None
-        for section in self.sections:
-            if section.start > offset:
-                break
-            if section.start <= offset < section.end and (best is None or section.level >= best.level):
-                best = section
-        return best
+        """Return the deepest section whose span contains ``offset`` (the later one on a tie)."""
+        lookup = self._lookups()
+        i = bisect.bisect_right(lookup.points, offset) - 1
+        return lookup.deepest[i] if i >= 0 else None
 
     def section_path_at(self, offset: int) -> tuple[str, ...]:
         """Return the section path at ``offset`` (``()`` before the first heading)."""
         section = self.section_at(offset)
         return section.path if section is not None else ()
 
-    def boundaries(self) -> list[int]:
+    def boundaries(self) -> tuple[int, ...]:
         """Offsets where a section starts, sorted, unique, excluding 0 and len(text).
 
         A chunk that honours sections never contains one of these strictly
         inside its span.
         """
-        n = len(self.text)
-        return sorted({s.start for s in self.sections if 0 < s.start < n})
+        return self._lookups().boundaries
 
     def segments(self) -> list[tuple[int, int, tuple[str, ...]]]:
         """Split the text at every section start into ``(start, end, path)`` pieces.
@@ -156,7 +161,7 @@ class Document:
         """Return the first and last page numbers overlapping ``text[start:end]``."""
         if not self.pages:
             return None, None
-        starts = [p.start for p in self.pages]
+        starts = self._lookups().page_starts
         last_char = max(start, end - 1)
         i = max(bisect.bisect_right(starts, start) - 1, 0)
         j = max(bisect.bisect_right(starts, last_char) - 1, 0)
@@ -177,7 +182,10 @@ class Document:
             raise ValueError(f"invalid chunk span [{start}, {end}) for text of length {len(self.text)}")
         text = self.text[start:end]
         page_start, page_end = self.pages_for(start, end)
-        merged = {**self.metadata, **(metadata or {})}
+        # the document's (immutable) metadata is shared by chunks that add nothing to it
+        own = self.metadata
+        if metadata or not isinstance(own, MappingProxyType):
+            own = MappingProxyType({**own, **(metadata or {})})
         return Chunk(
             id=content_hash(self.id, str(index), str(start), text),
             doc_id=self.id,
@@ -191,8 +199,45 @@ class Document:
             page_end=page_end,
             source=self.source,
             context=context,
-            metadata=MappingProxyType(merged),
+            metadata=own,
         )
+
+
+class _Lookup:
+    """Sorted tables that answer a document's offset queries by bisection.
+
+    ``points[i]`` starts an interval of the text in which ``deepest[i]`` is the
+    deepest enclosing section (``None`` where there is none). Built in
+    O(s log s) for s sections, so that chunking stays linear however many
+    sections a document has.
+    """
+
+    __slots__ = ("boundaries", "deepest", "page_starts", "points")
+
+    def __init__(self, doc: Document) -> None:
+        n = len(doc.text)
+        sections = doc.sections
+        self.boundaries: tuple[int, ...] = tuple(sorted({s.start for s in sections if 0 < s.start < n}))
+        self.page_starts: list[int] = [p.start for p in doc.pages]
+        self.points: list[int] = []
+        self.deepest: list[Section | None] = []
+        events = sorted({p for s in sections if s.start < s.end for p in (s.start, s.end)})
+        order = sorted(range(len(sections)), key=lambda i: sections[i].start)
+        active: list[tuple[int, int]] = []  # heap of (-level, -index): the deepest, then the latest
+        k = 0
+        for p in events:
+            while k < len(order) and sections[order[k]].start <= p:
+                i = order[k]
+                if sections[i].start < sections[i].end:
+                    heapq.heappush(active, (-sections[i].level, -i))
+                k += 1
+            while active and sections[-active[0][1]].end <= p:
+                heapq.heappop(active)
+            best = sections[-active[0][1]] if active else None
+            if self.deepest and self.deepest[-1] is best:
+                continue
+            self.points.append(p)
+            self.deepest.append(best)
 
 
 @dataclass(frozen=True, slots=True)

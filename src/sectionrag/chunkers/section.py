@@ -20,6 +20,7 @@ stays the span itself.
 from __future__ import annotations
 
 import bisect
+from collections.abc import Sequence
 from dataclasses import replace
 from typing import Any
 
@@ -187,7 +188,9 @@ class SectionChunker(BaseChunker):
         return out
 
 
-def _cut(text: str, a: int, b: int, cuts: list[int], heads: set[int]) -> list[tuple[int, int, int | None]]:
+def _cut(
+    text: str, a: int, b: int, cuts: Sequence[int], heads: set[int]
+) -> list[tuple[int, int, int | None]]:
     """Split ``[a, b)`` at the section starts inside it, except after headings alone.
 
     Returns ``(start, end, carried)`` where ``carried`` is the last section
