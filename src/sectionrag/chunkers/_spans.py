@@ -35,6 +35,7 @@ _NON_WS = re.compile(r"\S")
 _ASCII_WS = " \t\n\r"  # separators every whitespace-splitting tokenizer agrees on
 _PUNCT = frozenset(".,;:!?\"'()[]")  # split from letters by Bert-style and whitespace pre-tokenizers
 _CUT_KINDS = ("sentence end", "clause", "word boundary", "token boundary", "character")
+_LOCAL = 256  # characters before the reach of a cut searched first for a clause or word boundary
 
 
 def trim(text: str, start: int, end: int) -> Span:
@@ -362,7 +363,7 @@ class Measure:
 
             return clause_cuts(text, a, b)
         if kind == 2:
-            return [m.start() for m in _WS_RUN.finditer(text, a, b) if m.start() > a]
+            return [p for p in (m.start() for m in _WS_RUN.finditer(text, a, b)) if p > a]
         if kind == 3:
             offsets = getattr(self.counter, "token_offsets", None)
             if not callable(offsets):
@@ -370,10 +371,28 @@ class Measure:
             return sorted({a + s for s, _ in offsets(text[a:b]) if 0 < s < b - a})
         return list(range(a + 1, b))
 
+    def _reach(self, a: int, hi: int, limit: int, header: str) -> int:
+        """Return the latest cut whose piece ``text[a:cut]`` the estimates let fit (``hi`` without offsets)."""
+        if not self.has_offsets:
+            return hi
+        starts, ends = self._index()
+        k = bisect.bisect_right(ends, a) + limit - (self._header_tokens(header) if header else 0)
+        return hi if k >= len(starts) else max(a + 1, min(hi, starts[k]))
+
     def _best_cut(self, a: int, b: int, hi: int, limit: int, header: str) -> tuple[int, int, int]:
+        reach = self._reach(a, hi, limit, header)
         for kind in range(len(_CUT_KINDS)):
-            cands = [c for c in self._candidates(kind, a, hi) if a < c < b]
-            found = self._fit(a, cands, limit, header)
+            found = None
+            if kind in (1, 2) and reach - a > _LOCAL:
+                # the latest clause or word boundary lies just before ``reach``: look there first
+                lo = max(a, reach - _LOCAL)
+                near = [c for c in self._candidates(kind, lo, reach) if a < c < b]
+                if near:
+                    found = self._fit(a, near, limit, header)
+            if found is None:
+                stop = hi if kind >= 3 else min(hi, reach + _LOCAL)  # (sentences need their context)
+                cands = [c for c in self._candidates(kind, a, stop) if a < c < b and (kind >= 3 or c <= reach)]
+                found = self._fit(a, cands, limit, header)
             if found is not None:
                 return found[0], found[1], kind
         raise ChunkingError(

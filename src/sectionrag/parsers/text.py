@@ -20,6 +20,7 @@ __all__ = ["TextParser", "find_text_headings"]
 _UNDERLINE = re.compile(r"^\s{0,3}([=\-~*])\1{2,}\s*$")
 _STRONG = frozenset({"part", "chapter", "appendix", "article", "item"})
 _NUMBERING_SPAN = 200  # characters of a line that show its numbering
+_TOC_LINE = 300  # a longer line is not a table-of-contents entry
 
 
 class TextParser(TextFormatParser):
@@ -74,8 +75,8 @@ def find_text_headings(text: str) -> list[Heading]:
         numbered = sum(
             1
             for k in run
-            if is_toc_line(lines[k][1])
-            # a numbering is told by the line's start: a long line is classified by its first characters
+            # a contents entry is a short line; a numbering is told by the line's first characters
+            if (len(lines[k][1]) <= _TOC_LINE and is_toc_line(lines[k][1]))
             or ((s := classify(lines[k][1].strip()[:_NUMBERING_SPAN])) is not None and s.kind != "caps")
         )
         if j - i >= 3 and numbered >= 3:
