@@ -13,6 +13,7 @@ imported on first use, never by ``import sectionrag``.
 from __future__ import annotations
 
 from importlib import import_module
+from os import PathLike
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -92,11 +93,20 @@ _LAZY = {"Pipeline": "sectionrag.pipeline", "IngestReport": "sectionrag.pipeline
 def parse(path: str | Path, **options: Any) -> Document:
     """Parse a file into a :class:`Document`, choosing the parser by file type.
 
+    Options (each passed only to the parsers that take it): ``password`` (str,
+    encrypted PDFs), ``use_outline`` and ``remove_headers`` (bool, PDFs),
+    ``drop_page_chrome`` (bool, HTML).
+
     Raises:
+        TypeError: ``path`` is not a path, or an option has the wrong type.
+        ConfigError: an option no parser accepts.
         UnsupportedFileTypeError: no parser handles the file's type.
-        ParseError: the file is empty, corrupt or unreadable.
+        ParseError: the file is missing, not a regular file, empty, corrupt or unreadable.
     """
     from sectionrag.parsers import parse_file
+
+    if not isinstance(path, (str, PathLike)):
+        raise TypeError(f"parse() expects a path (str or os.PathLike), not {type(path).__name__}")
 
     document: Document = parse_file(path, **options)
     return document
@@ -109,15 +119,23 @@ def chunker(name: str, **params: Any) -> Chunker:
     ``semantic``, ``section``.
 
     Raises:
-        ConfigError: unknown name or invalid parameters.
+        TypeError: ``name`` is not a string, or a parameter is not of a usable type
+            (a tokenizer without ``count_tokens``).
+        ConfigError: unknown name, a parameter the strategy does not take, or an
+            invalid value (``size=2.5``, ``size=0``).
     """
+    from inspect import signature
+
     from sectionrag.registry import CHUNKERS, load_class
 
+    if not isinstance(name, str):
+        raise TypeError(f"chunker() expects a strategy name (str), not {type(name).__name__}")
     cls = load_class(CHUNKERS, name, "chunking strategy")
     try:
-        instance: Chunker = cls(**params)
+        signature(cls).bind(**params)
     except TypeError as e:
         raise ConfigError(f"invalid parameters for chunking strategy {name!r}: {e}") from e
+    instance: Chunker = cls(**params)
     return instance
 
 

@@ -6,7 +6,7 @@ from typing import Any
 
 from sectionrag.errors import ConfigError
 
-__all__ = ["check_int"]
+__all__ = ["check_int", "check_number"]
 
 
 def check_int(name: str, value: Any, *, minimum: int) -> int:
@@ -16,3 +16,10 @@ def check_int(name: str, value: Any, *, minimum: int) -> int:
     if value < minimum:
         raise ConfigError(f"{name} must be at least {minimum}, got {value}")
     return value
+
+
+def check_number(name: str, value: Any) -> float:
+    """Return ``value`` as a float if it is a number (int or float, not a bool), else raise ConfigError."""
+    if isinstance(value, bool) or not isinstance(value, (int, float)):
+        raise ConfigError(f"{name} must be a number, not {type(value).__name__} ({value!r})")
+    return float(value)

@@ -18,6 +18,8 @@ import bisect
 import hashlib
 import heapq
 import itertools
+import logging
+import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from types import MappingProxyType
@@ -26,6 +28,8 @@ from typing import Any
 __all__ = ["Chunk", "Document", "PageSpan", "SearchResult", "Section", "content_hash"]
 
 _EMPTY: Mapping[str, Any] = MappingProxyType({})
+_SURROGATE = re.compile("[\ud800-\udfff]")
+logger = logging.getLogger("sectionrag")
 
 
 def content_hash(*parts: str, length: int = 16) -> str:
@@ -99,10 +103,18 @@ class Document:
 
         ``body_start`` is where the content begins: text before it (a
         Markdown file's YAML front matter) stays in ``text`` so that offsets
-        match the source, but chunkers never put it in a chunk.
+        match the source, but chunkers never put it in a chunk. Lone surrogate
+        code points (which no encoder, tokenizer or store accepts) become U+FFFD,
+        one for one, so offsets are unchanged.
         """
         if not isinstance(text, str):
             raise TypeError(f"text must be str, not {type(text).__name__}")
+        if not text.isascii() and _SURROGATE.search(text) is not None:
+            count = len(_SURROGATE.findall(text))
+            logger.warning(
+                "%s: %d lone surrogate code point(s) replaced with U+FFFD (offsets unchanged)", source, count
+            )
+            text = _SURROGATE.sub("\ufffd", text)
         if not 0 <= body_start <= len(text):
             raise ValueError(f"body_start {body_start} is outside the text (length {len(text)})")
         ordered = tuple(sorted(sections, key=lambda s: (s.start, s.level)))

@@ -372,7 +372,7 @@ class Measure:
         return list(range(a + 1, b))
 
     def _reach(self, a: int, hi: int, limit: int, header: str) -> int:
-        """Return the latest cut whose piece ``text[a:cut]`` the estimates let fit (``hi`` without offsets)."""
+        """Return the latest cut at which ``text[a:cut]`` fits by the estimates (``hi`` without offsets)."""
         if not self.has_offsets:
             return hi
         starts, ends = self._index()
@@ -391,7 +391,8 @@ class Measure:
                     found = self._fit(a, near, limit, header)
             if found is None:
                 stop = hi if kind >= 3 else min(hi, reach + _LOCAL)  # (sentences need their context)
-                cands = [c for c in self._candidates(kind, a, stop) if a < c < b and (kind >= 3 or c <= reach)]
+                last = b if kind >= 3 else min(b, reach + 1)
+                cands = [c for c in self._candidates(kind, a, stop) if a < c < last]
                 found = self._fit(a, cands, limit, header)
             if found is not None:
                 return found[0], found[1], kind

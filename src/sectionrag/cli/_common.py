@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+import argparse
 import json
+import os
 import sys
 from typing import Any
 
-__all__ = ["emit_json", "progress_enabled", "resolve_embedder"]
+__all__ = ["add_password_options", "emit_json", "password_from", "progress_enabled", "resolve_embedder"]
 
 
 def emit_json(obj: Any) -> None:
@@ -63,3 +65,39 @@ def format_results(results: list[Any], *, width: int = 100) -> str:
             snippet = snippet[: width - 1].rstrip() + "…"
         lines.append(f"    {snippet}")
     return "\n".join(lines)
+
+
+def add_password_options(parser: argparse.ArgumentParser) -> None:
+    """Add ``--password`` and ``--password-env VAR`` (for encrypted PDFs) to a command."""
+    group = parser.add_mutually_exclusive_group()
+    group.add_argument(
+        "--password",
+        default=None,
+        metavar="TEXT",
+        help="password of encrypted PDFs (visible to other users in the process list: prefer --password-env)",
+    )
+    group.add_argument(
+        "--password-env",
+        default=None,
+        metavar="VAR",
+        help="read the password of encrypted PDFs from the environment variable VAR",
+    )
+
+
+def password_from(args: argparse.Namespace) -> str | None:
+    """Return the PDF password given by ``--password`` or ``--password-env`` (``None`` if neither).
+
+    Raises:
+        ConfigError: ``--password-env`` names a variable that is not set.
+    """
+    from sectionrag.errors import ConfigError
+
+    if getattr(args, "password", None) is not None:
+        return str(args.password)
+    var = getattr(args, "password_env", None)
+    if var is None:
+        return None
+    value = os.environ.get(var)
+    if value is None:
+        raise ConfigError(f"--password-env: the environment variable {var} is not set")
+    return value

@@ -6,7 +6,7 @@ import argparse
 import hashlib
 from typing import Any
 
-from sectionrag.cli._common import emit_json
+from sectionrag.cli._common import add_password_options, emit_json, password_from
 
 __all__ = ["chunk_json", "register", "run", "strategy_params"]
 
@@ -53,6 +53,7 @@ def register(subparsers: Any, common: argparse.ArgumentParser) -> None:
         help="any other strategy parameter (repeatable): pack=true, max_sentences=1, inner=paragraph ...",
     )
     p.add_argument("--stats", action="store_true", help="measure the chunks (fragments, sections, sizes)")
+    add_password_options(p)
     p.set_defaults(handler=run)
 
 
@@ -114,7 +115,7 @@ def run(args: argparse.Namespace) -> int:
     import sectionrag
     from sectionrag.eval.metrics import chunk_stats
 
-    doc = sectionrag.parse(args.file)
+    doc = sectionrag.parse(args.file, password=password_from(args))
     params = strategy_params(args)
     embedder = None
     if args.embedder is not None:

@@ -7,7 +7,14 @@ import sys
 import time
 from typing import Any
 
-from sectionrag.cli._common import embedder_for_store, emit_json, open_store, progress_enabled
+from sectionrag.cli._common import (
+    add_password_options,
+    embedder_for_store,
+    emit_json,
+    open_store,
+    password_from,
+    progress_enabled,
+)
 
 __all__ = ["register"]
 
@@ -86,6 +93,7 @@ def register(sub: Any, common: argparse.ArgumentParser) -> None:
         action="store_true",
         help="hash every file, even those whose size and modification time are unchanged",
     )
+    add_password_options(p)
     p.set_defaults(handler=run)
 
 
@@ -156,9 +164,10 @@ def estimate(args: argparse.Namespace, chunker: Any, enricher: Any) -> int:
     total = EnrichmentEstimate(0, 0, 0, 0, 0, 0)
     failed: list[dict[str, str]] = []
     files = discover_files(args.paths, include=args.include, exclude=args.exclude)
+    password = password_from(args)
     for path in files:
         try:
-            chunks = chunker.chunk(sectionrag.parse(path))
+            chunks = chunker.chunk(sectionrag.parse(path, password=password))
         except (SectionRagError, OSError) as e:
             failed.append({"source": str(path), "error": " ".join(str(e).split())})
             continue
@@ -193,7 +202,9 @@ def run(args: argparse.Namespace) -> int:
     enricher = build_enricher(args.enrich, args, embedder)
     if args.estimate:
         return estimate(args, sectionrag.chunker(args.strategy, **params), enricher)
+    password = password_from(args)
     pipe = Pipeline(
+        parser=None if password is None else _PasswordParser(password),
         chunker=sectionrag.chunker(args.strategy, **params),
         embedder=embedder,
         store=store,
@@ -229,3 +240,19 @@ def run(args: argparse.Namespace) -> int:
         if args.debug:
             print(f"seconds: {report.timings()}", file=sys.stderr)
     return 0 if report.ok else 1
+
+
+class _PasswordParser:
+    """Parse each file by its type, opening encrypted PDFs with a password (never described or shown)."""
+
+    def __init__(self, password: str) -> None:
+        self._password = password
+
+    def __repr__(self) -> str:
+        return "_PasswordParser(password=<set>)"
+
+    def parse(self, source: Any, *, name: str | None = None) -> Any:
+        """Parse ``source`` as :func:`sectionrag.parsers.parse_file` does, with the password."""
+        from sectionrag.parsers import parse_file
+
+        return parse_file(source, name=name, password=self._password)

@@ -6,7 +6,7 @@ import argparse
 import json
 from typing import Any
 
-from sectionrag.cli._common import emit_json
+from sectionrag.cli._common import add_password_options, emit_json, password_from
 from sectionrag.types import Document, Section
 
 __all__ = ["document_json", "register", "run"]
@@ -27,6 +27,7 @@ def register(subparsers: Any, common: argparse.ArgumentParser) -> None:
         action="store_true",
         help="ignore a PDF's bookmarks and detect headings from the pages alone",
     )
+    add_password_options(p)
     p.set_defaults(handler=run)
 
 
@@ -74,7 +75,7 @@ def run(args: argparse.Namespace) -> int:
     """Parse ``args.file`` and print its outline (or JSON)."""
     from sectionrag.parsers import parse_file
 
-    doc = parse_file(args.file, use_outline=not args.no_outline)
+    doc = parse_file(args.file, use_outline=not args.no_outline, password=password_from(args))
     if args.json:
         emit_json(document_json(doc))
         return 0

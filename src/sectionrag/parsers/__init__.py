@@ -115,6 +115,8 @@ def get_parser(kind: str, **options: Any) -> Parser:
         UnsupportedFileTypeError: unknown kind or extension.
         ConfigError: an option the parser does not accept.
     """
+    if not isinstance(kind, str):
+        raise TypeError(f"get_parser() expects a kind name (str), not {type(kind).__name__}")
     key = kind.lower()
     if key.startswith("."):
         if key not in EXTENSIONS:
