@@ -238,7 +238,7 @@ class Measure:
         """
         text = self.text
         out = [-1] * len(spans)
-        head = self._header_tokens(header) if header and self.additive else 0
+        head = self.header_tokens(header) if header and self.additive else 0
         todo: list[int] = []
         for i, (a, b) in enumerate(spans):
             if self.additive:
@@ -262,7 +262,8 @@ class Measure:
                 out[i] = n
         return out
 
-    def _header_tokens(self, header: str) -> int:
+    def header_tokens(self, header: str) -> int:
+        """Exact tokens of ``header`` and the newline after it (counted once per header)."""
         n = self._header_cost.get(header)
         if n is None:
             n = self._header_cost[header] = self.count(header + "\n")
@@ -298,7 +299,7 @@ class Measure:
             and self.clean_cut(end)
             and self.seam_free(start, end)
         ):
-            return self.estimate(start, end) + (self._header_tokens(header) if header else 0)
+            return self.estimate(start, end) + (self.header_tokens(header) if header else 0)
         body = self.text[start:end]
         return self.count(f"{header}\n{body}" if header else body)
 
@@ -376,7 +377,7 @@ class Measure:
         if not self.has_offsets:
             return hi
         starts, ends = self._index()
-        k = bisect.bisect_right(ends, a) + limit - (self._header_tokens(header) if header else 0)
+        k = bisect.bisect_right(ends, a) + limit - (self.header_tokens(header) if header else 0)
         return hi if k >= len(starts) else max(a + 1, min(hi, starts[k]))
 
     def _best_cut(self, a: int, b: int, hi: int, limit: int, header: str) -> tuple[int, int, int]:
@@ -417,7 +418,7 @@ class Measure:
             return None
         if not self.has_offsets:
             return _largest_fitting(cands, cost, limit)
-        head = self._header_tokens(header) if header else 0
+        head = self.header_tokens(header) if header else 0
         lo, hi = 0, len(cands)
         while lo < hi:  # the estimate of text[a:c] grows with c
             mid = (lo + hi) // 2

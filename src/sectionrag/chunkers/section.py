@@ -118,7 +118,7 @@ class SectionChunker(BaseChunker):
         """Return the header actually used and the token budget left for the text."""
         if not header:
             return "", limit
-        cost = measure.count(header + "\n")
+        cost = measure.header_tokens(header)  # counted once per distinct header
         if cost > limit // 2:
             return "", limit  # a header that would crowd out the text is dropped
         return header, limit - cost
