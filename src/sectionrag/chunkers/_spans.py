@@ -119,8 +119,9 @@ class Measure:
             batch: Callable[[Sequence[str]], list[list[tuple[int, int]]]] | None = getattr(
                 self.counter, "token_offsets_batch", None
             )
-            starts: array[int] = array("q")
-            ends: array[int] = array("q")
+            code = "i" if len(text) < 2**31 else "q"  # 4 bytes an offset where they fit
+            starts: array[int] = array(code)
+            ends: array[int] = array(code)
             for i, j in _batches([b - a for a, b in blocks]):
                 pieces = [text[a:b] for a, b in blocks[i:j]]
                 if callable(batch):
