@@ -197,31 +197,31 @@ def test_parsing_work_is_linear(parts: list[str]) -> None:
 
 
 #: shapes whose cost hides inside single C calls (regular expressions, str methods, html.parser):
-#: (what runs, a prefix, the unit repeated after it)
+#: (what runs, a prefix, the unit repeated after it, a suffix)
 C_LEVEL = {
-    "punctuation runs (sentence splitter)": ("sentence", "Start. ", "!" * 64),
-    "periods in one endless sentence": ("sentence", "Start. ", "a. b. "),
-    "no sentence breaks (cut search)": ("recursive", "Start. ", "lorem ipsum dolor sit amet "),
-    "a giant heading of unclosed links": ("markdown", "# ", "[x]("),
-    "a giant heading of unclosed emphasis": ("markdown", "# ", "**a "),
-    "a giant heading of unclosed tags": ("markdown", "# ", "<a"),
-    "a giant heading of whitespace": ("markdown", "# a", " "),
-    "unclosed tags (html)": ("html", "", "<a"),
-    "unclosed end tags (html)": ("html", "", "</"),
-    "unclosed comments (html)": ("html", "", "<!-- x >"),
-    "unclosed page headers (html)": ("html", "<main>m</main>", "<header>h"),
-    "nested skipped elements (html)": ("html", "<nav>", "<div>"),
-    "one long line (text)": ("text", "", "lorem ipsum dolor sit amet "),
+    "punctuation runs (sentence splitter)": ("sentence", "Start. ", "!" * 64, ""),
+    "periods in one endless sentence": ("sentence", "Start. ", "a. b. ", ""),
+    "no sentence breaks (cut search)": ("recursive", "Start. ", "lorem ipsum dolor sit amet ", ""),
+    "a giant heading of unclosed links": ("markdown", "# ", "[x](", ""),
+    "a giant heading of unclosed emphasis": ("markdown", "# ", "**a ", ""),
+    "a giant heading of unclosed tags": ("markdown", "# ", "<a", ""),
+    "a giant heading of whitespace": ("markdown", "# a", " ", "b\n"),
+    "unclosed tags (html)": ("html", "", "<a", ""),
+    "unclosed end tags (html)": ("html", "", "</", ""),
+    "unclosed comments (html)": ("html", "", "<!-- x >", ""),
+    "unclosed page headers (html)": ("html", "<main>m</main>", "<header>h", ""),
+    "nested skipped elements (html)": ("html", "<nav>", "<div>", ""),
+    "one long line (text)": ("text", "", "lorem ipsum dolor sit amet ", ""),
 }
 
 
 @pytest.mark.parametrize("label", sorted(C_LEVEL))
 def test_c_level_work_is_linear(label: str) -> None:
-    kind, prefix, unit = C_LEVEL[label]
+    kind, prefix, unit, suffix = C_LEVEL[label]
     n = 20_000 if kind in PARSERS else 5_000
 
     def run(size: int) -> Callable[[], Any]:
-        text = prefix + (unit * (size // len(unit) + 1))[:size]
+        text = prefix + (unit * (size // len(unit) + 1))[:size] + suffix
         if kind in PARSERS:
             return lambda: PARSERS[kind](text)
         chunker = sectionrag.chunker(kind, size=64)
