@@ -210,7 +210,7 @@ C_LEVEL = {
     "unclosed end tags (html)": ("html", "", "</", ""),
     "unclosed comments (html)": ("html", "", "<!-- x >", ""),
     "unclosed page headers (html)": ("html", "<main>m</main>", "<header>h", ""),
-    "nested skipped elements (html)": ("html", "<nav>", "<div>", ""),
+    "nested skipped elements (html)": ("html", "<nav>", "<div></p>", ""),
     "one long line (text)": ("text", "", "lorem ipsum dolor sit amet ", ""),
 }
 
