@@ -8,8 +8,8 @@ at the least harmful point by :meth:`Measure.split_to_fit`.
 
 Every path here is linear in the text, whatever it looks like: text is
 tokenized in bounded batches, a span that cannot fit the cap is never counted
-whole, and the splitter only ever looks at a window of about twice the cap
-ahead of its position.
+whole, and the splitter only ever looks at a window of about the cap (a
+quarter more) ahead of its position.
 """
 
 from __future__ import annotations
@@ -312,7 +312,7 @@ class Measure:
         punctuation, between words, between tokens, and only as a last resort
         between characters; always the latest such cut that fits. Every cut that
         is not a sentence end is recorded in :attr:`forced`. Each cut looks only
-        at a window of about twice ``limit`` tokens ahead, so the work is linear
+        at a window of about ``1.25 * limit`` tokens ahead, so the work is linear
         in the length of the span.
 
         Returns:
