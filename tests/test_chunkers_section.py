@@ -133,7 +133,7 @@ def test_inner_instance_and_parameters() -> None:
         sectionrag.chunker("section", inner=inner, pack=True)
     with pytest.raises(ConfigError, match="invalid parameters for inner"):
         sectionrag.chunker("section", inner="paragraph", threshold=0.3)
-    with pytest.raises(ConfigError):
+    with pytest.raises(TypeError):  # a wrong type is a TypeError, as from the class itself
         sectionrag.chunker("section", inner=object())
 
 

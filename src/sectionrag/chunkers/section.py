@@ -20,6 +20,7 @@ stays the span itself.
 from __future__ import annotations
 
 import bisect
+from collections.abc import Sequence
 from dataclasses import replace
 from typing import Any
 
@@ -123,7 +124,7 @@ class SectionChunker(BaseChunker):
         """Return the header actually used and the token budget left for the text."""
         if not header:
             return "", limit
-        cost = measure.count(header + "\n")
+        cost = measure.header_tokens(header)  # counted once per distinct header
         if cost > limit // 2:
             return "", limit  # a header that would crowd out the text is dropped
         return header, limit - cost
@@ -193,7 +194,9 @@ class SectionChunker(BaseChunker):
         return out
 
 
-def _cut(text: str, a: int, b: int, cuts: list[int], heads: set[int]) -> list[tuple[int, int, int | None]]:
+def _cut(
+    text: str, a: int, b: int, cuts: Sequence[int], heads: set[int]
+) -> list[tuple[int, int, int | None]]:
     """Split ``[a, b)`` at the section starts inside it, except after headings alone.
 
     Returns ``(start, end, carried)`` where ``carried`` is the last section

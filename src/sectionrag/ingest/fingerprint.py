@@ -54,10 +54,17 @@ def pipeline_config(parser: Any, chunker: Any, enricher: Any, embedder: Any) -> 
 
 
 def _describe_parser(parser: Any) -> Any:
-    """``"auto"`` for the default AutoParser (as recorded before parsers had a class for it)."""
-    if parser is None or (isinstance(parser, AutoParser) and not parser.options):
+    """``"auto"`` for the default AutoParser (as recorded before parsers had a class for it).
+
+    An AutoParser given only secrets (a PDF password) is still the default: secrets
+    open files but never change what they parse into.
+    """
+    if parser is None:
         return "auto"
-    return describe(parser)
+    described = describe(parser)
+    if isinstance(parser, AutoParser) and isinstance(described, dict) and not described.get("options"):
+        return "auto"
+    return described
 
 
 def fingerprint(config: Any) -> str:
@@ -143,7 +150,7 @@ def _is_object(value: Any) -> bool:
         return "type" in value or any(_is_object(v) for v in value.values())
     if isinstance(value, list):
         return any(_is_object(v) for v in value)
-    return bool(value == "<set>")
+    return False
 
 
 def chunker_settings(config: Mapping[str, Any] | None) -> tuple[str, dict[str, Any]] | None:
