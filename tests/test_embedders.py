@@ -261,7 +261,8 @@ def _assert_helpful(message: str, model: str) -> None:
 
 def test_bge_m3_fails_fast_when_offline(tmp_path: Path) -> None:
     out = _fail_fast("bge-m3", _env(tmp_path, HF_HUB_OFFLINE="1"))
-    assert out["raised"] and out["elapsed"] < 1.0
+    # generous bounds (shared CI machines): what matters is no download retries (~70 s)
+    assert out["raised"] and out["elapsed"] < 10.0
     assert not out["torch"]  # decided before importing torch
     assert "HF_HUB_OFFLINE" in out["message"]
     _assert_helpful(out["message"], "BAAI/bge-m3")
@@ -270,7 +271,7 @@ def test_bge_m3_fails_fast_when_offline(tmp_path: Path) -> None:
 def test_bge_m3_fails_fast_when_the_hub_refuses_connections(tmp_path: Path) -> None:
     endpoint = f"http://127.0.0.1:{_free_port()}"
     out = _fail_fast("bge-m3", _env(tmp_path, HF_ENDPOINT=endpoint))
-    assert out["raised"] and out["elapsed"] < 2.0
+    assert out["raised"] and out["elapsed"] < 10.0
     assert "cannot be reached" in out["message"] and endpoint in out["message"]
     _assert_helpful(out["message"], "BAAI/bge-m3")
 
@@ -281,7 +282,7 @@ def test_bge_m3_fails_within_seconds_when_the_hub_never_answers(tmp_path: Path) 
         silent.listen(8)
         endpoint = f"http://127.0.0.1:{silent.getsockname()[1]}"
         out = _fail_fast("bge-m3", _env(tmp_path, HF_ENDPOINT=endpoint))
-    assert out["raised"] and 2.0 < out["elapsed"] < 6.0, out
+    assert out["raised"] and 2.0 < out["elapsed"] < 20.0, out  # waited for the probe, not for retries
     _assert_helpful(out["message"], "BAAI/bge-m3")
 
 
