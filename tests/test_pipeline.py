@@ -112,3 +112,18 @@ def test_wrong_stage_types_and_bad_arguments() -> None:
         _pipe().ingest(["/definitely/not/here"])
     with pytest.raises(ConfigError, match="search mode"):
         _pipe().search("x", mode="fuzzy")  # type: ignore[arg-type]
+
+
+def test_search_fuses_vector_and_text_by_default(tmp_path: Path) -> None:
+    _write(tmp_path / "docs")
+    store = InMemoryStore()
+    pipe = _pipe(store=store)
+    pipe.ingest([tmp_path / "docs"])
+    query = "return products receipt"
+    vector = pipe.embedder.embed_query(query)
+    default = pipe.search(query, k=3)
+    hybrid = store.search(vector, query, k=3, mode="hybrid")
+    assert [(h.chunk_id, h.score) for h in default] == [(h.chunk_id, h.score) for h in hybrid]
+    assert [h.chunk_id for h in pipe.search(query, k=3, mode="vector")] == [
+        h.chunk_id for h in store.search(vector, k=3)
+    ]

@@ -93,7 +93,7 @@ def main() -> int:
         row["id"] = f"{row['corpus']}-{n:03d}"
         row["split"] = "dev" if n % 2 else "test"
         needs = []
-        if row.get("evidence_type") == "table":
+        if row.get("evidence_type") == "table" or any(" | " in r["quote"] for r in row["references"]):
             needs.append("table")
         if len(row["references"]) > 1:
             needs.append("several passages")

@@ -22,9 +22,13 @@ from sectionrag.ingest.sources import discover_files
 from sectionrag.protocols import Chunker, Embedder, Enricher, Parser, SearchMode, VectorStore, Where
 from sectionrag.types import Document, SearchResult
 
-__all__ = ["FailedSource", "IngestReport", "Pipeline", "discover_files"]
+__all__ = ["DEFAULT_SEARCH_MODE", "FailedSource", "IngestReport", "Pipeline", "discover_files"]
 
 logger = logging.getLogger(__name__)
+
+#: what :meth:`Pipeline.search`, ``sectionrag search`` and ``sectionrag eval`` do with no
+#: ``mode``: vector and full-text rankings fused (docs/search.md has the measurements)
+DEFAULT_SEARCH_MODE: SearchMode = "hybrid"
 
 
 class Pipeline:
@@ -179,7 +183,7 @@ class Pipeline:
         query: str,
         k: int = 5,
         where: Where | None = None,
-        mode: SearchMode = "vector",
+        mode: SearchMode = DEFAULT_SEARCH_MODE,
     ) -> list[SearchResult]:
         """Return the ``k`` best chunks for ``query`` (best first).
 
@@ -187,7 +191,8 @@ class Pipeline:
             query: The question or keywords.
             k: How many results.
             where: A structured filter (``{"source": "report.pdf"}``) or raw expression.
-            mode: ``vector`` (cosine), ``text`` (full-text) or ``hybrid`` (both, fused).
+            mode: ``hybrid`` (default: the vector and full-text rankings fused with
+                the store's fusion), ``vector`` (cosine) or ``text`` (full-text).
         """
         if not isinstance(query, str):
             raise TypeError(f"query must be str, not {type(query).__name__}")

@@ -17,7 +17,9 @@ def register(sub: Any, common: argparse.ArgumentParser) -> None:
     p.add_argument("--db", required=True, help="database directory")
     p.add_argument("--collection", default="default", help="collection name (default: %(default)s)")
     p.add_argument("-k", type=int, default=5, help="number of results (default: %(default)s)")
-    p.add_argument("--mode", choices=("vector", "text", "hybrid"), default="vector")
+    p.add_argument(
+        "--mode", choices=("vector", "text", "hybrid"), default=None, help="search mode (default: hybrid)"
+    )
     p.add_argument(
         "--fusion", choices=("rrf", "linear"), default=None, help="hybrid fusion (default: linear)"
     )
@@ -89,9 +91,11 @@ def parse_weights(text: str | None) -> tuple[float, float] | None:
 def run(args: argparse.Namespace) -> int:
     """Search and print ranked results."""
     from sectionrag.errors import CollectionNotFoundError, ConfigError, StoreError
+    from sectionrag.pipeline import DEFAULT_SEARCH_MODE
 
     if args.k < 1:
         raise ConfigError(f"-k must be at least 1, got {args.k}")
+    args.mode = args.mode or DEFAULT_SEARCH_MODE
     weights = parse_weights(args.weights)
     if (args.fusion or weights) and args.mode != "hybrid":
         raise ConfigError("--fusion and --weights apply to --mode hybrid only")

@@ -9,7 +9,7 @@ Scores, by mode:
   :func:`~sectionrag.enrich.fields.enrichment_text`), lower-cased ``\w+``
   tokens, no stemming; only chunks sharing a word with the query are returned.
 - ``hybrid``: the vector and text rankings (each cut to ``max(k, 50)``)
-  fused with weights ``(w_vector, w_text)``, ``(1, 0.5)`` by default: by
+  fused with weights ``(w_vector, w_text)``, ``(1, 1)`` by default: by
   default (``fusion="linear"``) the weighted sum of each ranking's scores
   min-max normalised over its candidates (best possible ``w_vector +
   w_text``), or with ``fusion="rrf"`` reciprocal rank fusion
@@ -95,7 +95,7 @@ class InMemoryStore:
     Args:
         collection: Name reported by :meth:`info`.
         fusion: Default hybrid fusion, ``"linear"`` (default) or ``"rrf"``.
-        weights: Default ``(vector, text)`` weights of hybrid fusion (``(1, 0.5)``).
+        weights: Default ``(vector, text)`` weights of hybrid fusion (``(1, 1)``).
     """
 
     def __init__(
