@@ -83,7 +83,9 @@ def load_set() -> tuple[dict[str, Any], list[Item]]:
         for p in sorted((SET / "docs").rglob("*"))
         if p.suffix in (".md", ".txt")
     }
-    rows = [json.loads(line) for line in (SET / "queries.jsonl").read_text(encoding="utf-8").splitlines() if line]
+    rows = [
+        json.loads(line) for line in (SET / "queries.jsonl").read_text(encoding="utf-8").splitlines() if line
+    ]
     resolved = resolve_references(rows, {name: d.text for name, d in docs.items()})
     items = [
         Item(parse_query(r), r["corpus"], r["split"], r["kind"], list(r.get("needs", []))) for r in resolved
@@ -144,7 +146,9 @@ def _from_spans(doc: Any, spans: Spans, env: Any) -> list[Any]:
         if b > a:
             out.append((a, b))
     counts = env.embedder.count_tokens_batch([text[a:b] for a, b in out])
-    return [doc.make_chunk(i, a, b, token_count=n) for i, ((a, b), n) in enumerate(zip(out, counts, strict=True))]
+    return [
+        doc.make_chunk(i, a, b, token_count=n) for i, ((a, b), n) in enumerate(zip(out, counts, strict=True))
+    ]
 
 
 def _langchain_recursive(size: int, overlap: int) -> Callable[[Any, Any], list[Any]]:
@@ -166,7 +170,9 @@ def _chonkie(kind: str, size: int, overlap: int = 0) -> Callable[[Any, Any], lis
         import chonkie
 
         if kind == "token":
-            chunker: Any = chonkie.TokenChunker(tokenizer=env.raw_tokenizer, chunk_size=size, chunk_overlap=overlap)
+            chunker: Any = chonkie.TokenChunker(
+                tokenizer=env.raw_tokenizer, chunk_size=size, chunk_overlap=overlap
+            )
         elif kind == "recursive":
             chunker = chonkie.RecursiveChunker(tokenizer=env.raw_tokenizer, chunk_size=size)
         else:
@@ -200,8 +206,13 @@ def _llamaindex_sentence(size: int, overlap: int) -> Callable[[Any, Any], list[A
 def configs() -> list[Config]:
     """Every configuration of the benchmark, in table order."""
     return [
-        Config("sectionrag default", "sectionrag", _default_chunks, ("default",),
-               note="Pipeline.default(embedder='minilm') + Pipeline.search(query)"),
+        Config(
+            "sectionrag default",
+            "sectionrag",
+            _default_chunks,
+            ("default",),
+            note="Pipeline.default(embedder='minilm') + Pipeline.search(query)",
+        ),
         Config("section 256", "sectionrag", _section(size=256)),
         Config("section 128", "sectionrag", _section(size=128)),
         Config("fixed 512", "sectionrag", _strategy("fixed", size=512)),
@@ -286,8 +297,14 @@ def make_env() -> Env:
     raw.no_padding()
     with tempfile.TemporaryDirectory() as tmp:
         default_chunker = Pipeline.default(tmp, embedder=embedder).chunker
-    return Env(embedder, raw, AutoTokenizer.from_pretrained(str(model_dir)), get_static_embedder(),
-               default_chunker, VectorCache(embedder))
+    return Env(
+        embedder,
+        raw,
+        AutoTokenizer.from_pretrained(str(model_dir)),
+        get_static_embedder(),
+        default_chunker,
+        VectorCache(embedder),
+    )
 
 
 def search_default(store: Any, embedder: Any, query: str, vector: Any, k: int) -> list[Any]:
@@ -320,8 +337,9 @@ class _FixedVector:
         return int(self._e.count_tokens(text))
 
 
-def evaluate_config(cfg: Config, docs: dict[str, Any], items: list[Item], qvecs: Any, env: Env,
-                    db: Path, k: int) -> list[dict[str, Any]]:
+def evaluate_config(
+    cfg: Config, docs: dict[str, Any], items: list[Item], qvecs: Any, env: Env, db: Path, k: int
+) -> list[dict[str, Any]]:
     from sectionrag.eval.retrieval import Retrieved, score_query
     from sectionrag.eval.spans import chroma_scores
     from sectionrag.stores import LanceDBStore
@@ -334,8 +352,10 @@ def evaluate_config(cfg: Config, docs: dict[str, Any], items: list[Item], qvecs:
     store.ensure_collection(env.embedder.name, env.embedder.dimension)
     store.add(chunks, vectors)
     chars = sum(c.end - c.start for c in chunks) / max(1, len(chunks))
-    print(f"  {cfg.label}: {len(chunks)} chunks, mean {chars:.0f} chars, chunked in {chunk_s:.1f} s",
-          file=sys.stderr)
+    print(
+        f"  {cfg.label}: {len(chunks)} chunks, mean {chars:.0f} chars, chunked in {chunk_s:.1f} s",
+        file=sys.stderr,
+    )
     rows = []
     for mode in cfg.modes:
         per_query = []
@@ -349,16 +369,37 @@ def evaluate_config(cfg: Config, docs: dict[str, Any], items: list[Item], qvecs:
             m = score_query(item.query.references, got, k)
             c_recall, c_precision, c_iou = chroma_scores(item.query.references, got)
             per_query.append(
-                {"id": item.query.id, "corpus": item.corpus, "split": item.split, "kind": item.kind,
-                 "recall": m.recall, "hit": m.hit, "mrr": m.mrr, "span_recall": c_recall,
-                 "span_precision": c_precision, "span_iou": c_iou, "merged_iou": m.span_iou,
-                 "chars": sum(g.end - g.start for g in got)}
+                {
+                    "id": item.query.id,
+                    "corpus": item.corpus,
+                    "split": item.split,
+                    "kind": item.kind,
+                    "recall": m.recall,
+                    "hit": m.hit,
+                    "mrr": m.mrr,
+                    "span_recall": c_recall,
+                    "span_precision": c_precision,
+                    "span_iou": c_iou,
+                    "merged_iou": m.span_iou,
+                    "chars": sum(g.end - g.start for g in got),
+                }
             )
-        rows.append({"label": cfg.label, "family": cfg.family, "mode": mode, "chunks": len(chunks),
-                     "mean_chars": round(chars), "queries": per_query})
+        rows.append(
+            {
+                "label": cfg.label,
+                "family": cfg.family,
+                "mode": mode,
+                "chunks": len(chunks),
+                "mean_chars": round(chars),
+                "queries": per_query,
+            }
+        )
         overall = _mean(per_query)
-        print(f"    {mode:<7} recall@{k} {overall['recall']:.3f}  MRR {overall['mrr']:.3f}  "
-              f"span recall {overall['span_recall']:.3f}  IoU {overall['span_iou']:.4f}", file=sys.stderr)
+        print(
+            f"    {mode:<7} recall@{k} {overall['recall']:.3f}  MRR {overall['mrr']:.3f}  "
+            f"span recall {overall['span_recall']:.3f}  IoU {overall['span_iou']:.4f}",
+            file=sys.stderr,
+        )
     return rows
 
 
@@ -378,9 +419,18 @@ def summarise(result: list[dict[str, Any]], split: str) -> list[dict[str, Any]]:
         by_corpus: dict[str, list[dict[str, Any]]] = defaultdict(list)
         for q in qs:
             by_corpus[q["corpus"]].append(q)
-        out.append({"label": row["label"], "family": row["family"], "mode": row["mode"],
-                    "chunks": row["chunks"], "mean_chars": row["mean_chars"], "n": len(qs),
-                    "overall": _mean(qs), "corpora": {c: _mean(v) for c, v in sorted(by_corpus.items())}})
+        out.append(
+            {
+                "label": row["label"],
+                "family": row["family"],
+                "mode": row["mode"],
+                "chunks": row["chunks"],
+                "mean_chars": row["mean_chars"],
+                "n": len(qs),
+                "overall": _mean(qs),
+                "corpora": {c: _mean(v) for c, v in sorted(by_corpus.items())},
+            }
+        )
     return out
 
 
@@ -389,20 +439,29 @@ def table(summary: list[dict[str, Any]], k: int, title: str) -> str:
     lines = [
         f"**{title}** ({summary[0]['n'] if summary else 0} queries), overall:",
         "",
-        f"| configuration | mode | chunks | mean chars | recall@{k} | MRR@{k} | span recall | span precision | span IoU |",
+        f"| configuration | mode | chunks | mean chars | recall@{k} | MRR@{k} "
+        "| span recall | span precision | span IoU |",
         "|---|---|---:|---:|---:|---:|---:|---:|---:|",
     ]
     for s in summary:
         o = s["overall"]
         lines.append(
-            f"| {s['label']} | {s['mode']} | {s['chunks']} | {s['mean_chars']} | {o['recall']:.3f} | {o['mrr']:.3f} | "
+            f"| {s['label']} | {s['mode']} | {s['chunks']} | {s['mean_chars']} "
+            f"| {o['recall']:.3f} | {o['mrr']:.3f} | "
             f"{100 * o['span_recall']:.1f} | {100 * o['span_precision']:.2f} | {100 * o['span_iou']:.2f} |"
         )
-    lines += ["", f"recall@{k} / span IoU (%) by kind of text:", "",
-              "| configuration | mode | " + " | ".join(corpora) + " |", "|---|---|" + "---:|" * len(corpora)]
+    lines += [
+        "",
+        f"recall@{k} / span IoU (%) by kind of text:",
+        "",
+        "| configuration | mode | " + " | ".join(corpora) + " |",
+        "|---|---|" + "---:|" * len(corpora),
+    ]
     for s in summary:
         cells = " | ".join(
-            f"{s['corpora'][c]['recall']:.3f} / {100 * s['corpora'][c]['span_iou']:.2f}" if c in s["corpora"] else "-"
+            f"{s['corpora'][c]['recall']:.3f} / {100 * s['corpora'][c]['span_iou']:.2f}"
+            if c in s["corpora"]
+            else "-"
             for c in corpora
         )
         lines.append(f"| {s['label']} | {s['mode']} | {cells} |")
@@ -417,15 +476,21 @@ def write_doc(text: str) -> None:
         _, tail = rest.split(END, 1)
         DOC.write_text(head + block + tail, encoding="utf-8")
     else:
-        DOC.write_text(current.rstrip() + "\n\n## Retrieval on real documents\n\n" + block + "\n", encoding="utf-8")
+        DOC.write_text(
+            current.rstrip() + "\n\n## Retrieval on real documents\n\n" + block + "\n", encoding="utf-8"
+        )
 
 
 def main(argv: list[str] | None = None) -> int:
     p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("-k", type=int, default=5)
-    p.add_argument("--only", default=None, help="comma-separated label substrings to run")
-    p.add_argument("--split", choices=("dev", "test", "all"), default=None,
-                   help="report one split (default: dev and test tables)")
+    p.add_argument("--only", default=None, help="comma-separated label substrings to run (=LABEL: exactly)")
+    p.add_argument(
+        "--split",
+        choices=("dev", "test", "all"),
+        default=None,
+        help="report one split (default: dev and test tables)",
+    )
     p.add_argument("--json", default=None, metavar="FILE", help="write per-query results to FILE")
     p.add_argument("--no-write", action="store_true", help="do not update docs/benchmarks.md")
     p.add_argument("--list", action="store_true", help="list the configurations and exit")
@@ -433,14 +498,21 @@ def main(argv: list[str] | None = None) -> int:
     chosen = configs()
     if args.only:
         wanted = [w.strip().lower() for w in args.only.split(",")]
-        chosen = [c for c in chosen if any(w in c.label.lower() for w in wanted)]
+        chosen = [
+            c
+            for c in chosen
+            if any(c.label.lower() == w[1:] if w.startswith("=") else w in c.label.lower() for w in wanted)
+        ]
     if args.list:
         for c in chosen:
             print(f"{c.label}  [{c.family}]  modes={','.join(c.modes)}  {c.note}")
         return 0
     docs, items = load_set()
-    print(f"{len(items)} queries over {len(docs)} documents "
-          f"({sum(len(d.text) for d in docs.values()) / 1e6:.2f} M chars)", file=sys.stderr)
+    print(
+        f"{len(items)} queries over {len(docs)} documents "
+        f"({sum(len(d.text) for d in docs.values()) / 1e6:.2f} M chars)",
+        file=sys.stderr,
+    )
     env = make_env()
     qvecs = env.cache.embed([it.query.query for it in items], query=True)
     result: list[dict[str, Any]] = []
@@ -454,12 +526,19 @@ def main(argv: list[str] | None = None) -> int:
                 print(f"  skip {cfg.label}: {e}", file=sys.stderr)
     splits = [args.split] if args.split else ["dev", "test"]
     text = "\n\n".join(
-        table(summarise(result, s), args.k, {"dev": "Development half", "test": "Test half", "all": "All queries"}[s])
+        table(
+            summarise(result, s),
+            args.k,
+            {"dev": "Development half", "test": "Test half", "all": "All queries"}[s],
+        )
         for s in splits
     )
-    text += (f"\n\n{len(items)} queries over {len(docs)} documents; embedder `{env.embedder.name}`; store LanceDB; "
-             f"k = {args.k}; span metrics as in Chroma's study (percent); "
-             f"generated by `python benchmarks/bench_retrieval.py` on {time.strftime('%Y-%m-%d')}.")
+    text += (
+        f"\n\n{len(items)} queries over {len(docs)} documents; embedder `{env.embedder.name}`; "
+        "store LanceDB; "
+        f"k = {args.k}; span metrics as in Chroma's study (percent); "
+        f"generated by `python benchmarks/bench_retrieval.py` on {time.strftime('%Y-%m-%d')}."
+    )
     if skipped:
         text += "\n\nNot run: " + "; ".join(skipped)
     print(text)

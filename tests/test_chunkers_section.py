@@ -128,12 +128,16 @@ def test_document_title_leads_the_header() -> None:
     plain = sectionrag.chunker("section", inner="sentence", size=50, min_chunks=0, document_title=False)
     assert [c.context for c in plain.chunk(doc)] == ["Revenue", "Costs"]
     memory = MarkdownParser().parse_text(text)  # source "<memory>": no name to add
-    assert [c.context for c in sectionrag.chunker("section", min_chunks=0, inner="sentence").chunk(memory)] == [
+    assert [
+        c.context for c in sectionrag.chunker("section", min_chunks=0, inner="sentence").chunk(memory)
+    ] == [
         "Revenue",
         "Costs",
     ]
     flat = Document.create("One sentence here. Another one there.", source="notes/call_log.txt")
-    assert {c.context for c in sectionrag.chunker("section", inner="sentence", size=5).chunk(flat)} == {"call log"}
+    assert {c.context for c in sectionrag.chunker("section", inner="sentence", size=5).chunk(flat)} == {
+        "call log"
+    }
     with pytest.raises(ConfigError, match="document_title must be a bool"):
         sectionrag.chunker("section", document_title="yes")
 

@@ -1,5 +1,7 @@
 """Evidence quotes resolve to spans; Chroma-style span scores; the real-document retrieval set is valid."""
 
+# ruff: noqa: RUF001
+
 from __future__ import annotations
 
 import json
@@ -17,7 +19,10 @@ from sectionrag.eval.spans import chroma_scores
 
 SET = Path(__file__).resolve().parent.parent / "benchmarks" / "retrieval_set"
 
-TEXT = "Net sales:\n\nProducts | $ | 60,584 $ | 63,355\nServices | 21,213 | 19,604\n\nThe Company’s “gross margin” — up.\n"
+TEXT = (
+    "Net sales:\n\nProducts | $ | 60,584 $ | 63,355\nServices | 21,213 | 19,604\n\n"
+    "The Company’s “gross margin” — up.\n"
+)
 
 
 def test_normalize_maps_every_character_back() -> None:
@@ -30,7 +35,7 @@ def test_normalize_maps_every_character_back() -> None:
 def test_quotes_match_across_whitespace_quotes_dashes_and_cells() -> None:
     start, end = resolve_quote(TEXT, "Services 21,213 | 19,604")
     assert TEXT[start:end] == "Services | 21,213 | 19,604"
-    start, end = resolve_quote(TEXT, "the company's \"gross margin\" - up.")
+    start, end = resolve_quote(TEXT, 'the company\'s "gross margin" - up.')
     assert TEXT[start:end] == "The Company’s “gross margin” — up."
 
 
@@ -57,18 +62,27 @@ def test_missing_or_repeated_quotes_fail_loudly() -> None:
 
 def test_resolve_references_turns_quotes_into_spans_and_keeps_the_rest() -> None:
     rows = [
-        {"id": "q1", "query": "services sales", "references": [{"source": "a.md", "quote": "Services | 21,213"}]},
+        {
+            "id": "q1",
+            "query": "services sales",
+            "references": [{"source": "a.md", "quote": "Services | 21,213"}],
+        },
         {"id": "q2", "query": "page", "references": [{"source": "b.pdf", "page": 3}]},
     ]
     out = resolve_references(rows, {"a.md": TEXT})
-    assert rows[0]["references"][0] == {"source": "a.md", "quote": "Services | 21,213"}  # not changed in place
+    assert rows[0]["references"][0] == {
+        "source": "a.md",
+        "quote": "Services | 21,213",
+    }  # not changed in place
     ref = out[0]["references"][0]
     assert TEXT[ref["start"] : ref["end"]] == "Services | 21,213"
     assert parse_query(out[1]).references == (Reference("b.pdf", page=3),)
     with pytest.raises(ConfigError, match="no text for source"):
         resolve_references([{"id": "x", "references": [{"source": "c.md", "quote": "a"}]}], {"a.md": TEXT})
     with pytest.raises(QuoteNotFoundError, match="'q9'"):
-        resolve_references([{"id": "q9", "references": [{"source": "a.md", "quote": "absent"}]}], {"a.md": TEXT})
+        resolve_references(
+            [{"id": "q9", "references": [{"source": "a.md", "quote": "absent"}]}], {"a.md": TEXT}
+        )
 
 
 @settings(max_examples=150, deadline=None)

@@ -24,8 +24,9 @@ HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE))
 sys.path.insert(0, str(HERE.parent.parent / "src"))
 
-import sectionrag  # noqa: E402
 from authored import QUERIES  # noqa: E402
+
+import sectionrag  # noqa: E402
 from sectionrag.eval.quotes import resolve_references  # noqa: E402
 
 DOCS = HERE / "docs"
@@ -63,19 +64,34 @@ def _first_at(texts: dict[str, str], source: str, quote: str, at: int) -> dict:
 
 
 def main() -> int:
-    texts_raw = {str(p.relative_to(DOCS)): sectionrag.parse(p).text for p in sorted(DOCS.glob("finance/*.md"))}
+    texts_raw = {
+        str(p.relative_to(DOCS)): sectionrag.parse(p).text for p in sorted(DOCS.glob("finance/*.md"))
+    }
     rows: list[dict] = []
     for source, kind, query, quotes in QUERIES:
         rows.append(
-            {"corpus": source.split("/")[0], "kind": kind, "query": query, "origin": "authored",
-             "references": [_quote(source, q, texts_raw) for q in quotes]}
+            {
+                "corpus": source.split("/")[0],
+                "kind": kind,
+                "query": query,
+                "origin": "authored",
+                "references": [_quote(source, q, texts_raw) for q in quotes],
+            }
         )
     for line in (HERE / "sec_questions.jsonl").read_text(encoding="utf-8").splitlines():
         o = json.loads(line)
         rows.append(
-            {"corpus": "finance", "kind": "question", "query": o["q"], "origin": "sec-10q questions.csv",
-             "evidence_type": o["chunk"].lower(), "question_type": o["type"],
-             "references": [_first_at(texts_raw, "finance/" + r["source"], r["quote"], r["at"]) for r in o["refs"]]}
+            {
+                "corpus": "finance",
+                "kind": "question",
+                "query": o["q"],
+                "origin": "sec-10q questions.csv",
+                "evidence_type": o["chunk"].lower(),
+                "question_type": o["type"],
+                "references": [
+                    _first_at(texts_raw, "finance/" + r["source"], r["quote"], r["at"]) for r in o["refs"]
+                ],
+            }
         )
     for line in (HERE.parent / "eval_data" / "queries.jsonl").read_text(encoding="utf-8").splitlines():
         o = json.loads(line)
@@ -84,8 +100,13 @@ def main() -> int:
             continue
         source = OLD[refs[0]["source"]]
         rows.append(
-            {"corpus": source.split("/")[0], "kind": o["kind"], "query": o["query"], "origin": "eval_data",
-             "references": [{"source": OLD[r["source"]], "quote": r["answer"]} for r in refs]}
+            {
+                "corpus": source.split("/")[0],
+                "kind": o["kind"],
+                "query": o["query"],
+                "origin": "eval_data",
+                "references": [{"source": OLD[r["source"]], "quote": r["answer"]} for r in refs],
+            }
         )
     counters: dict[str, int] = {}
     for row in rows:
@@ -101,7 +122,18 @@ def main() -> int:
     sources = sorted({r["source"] for row in rows for r in row["references"]})
     texts = {s: sectionrag.parse(DOCS / s).text for s in sources}
     resolve_references(rows, texts)  # raises on any quote that does not occur exactly once
-    keys = ("id", "split", "corpus", "kind", "query", "needs", "origin", "evidence_type", "question_type", "references")
+    keys = (
+        "id",
+        "split",
+        "corpus",
+        "kind",
+        "query",
+        "needs",
+        "origin",
+        "evidence_type",
+        "question_type",
+        "references",
+    )
     with (HERE / "queries.jsonl").open("w", encoding="utf-8") as fh:
         for row in rows:
             fh.write(json.dumps({k: row[k] for k in keys if k in row}, ensure_ascii=False) + "\n")

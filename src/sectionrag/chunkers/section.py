@@ -214,7 +214,7 @@ class SectionChunker(BaseChunker):
 
 
 def document_name(source: str) -> str:
-    """A readable name from a source: its file name without extension, ``_`` and ``-`` as spaces.
+    """Return a readable name for a source: its file name without extension, ``_`` and ``-`` as spaces.
 
     A placeholder source in angle brackets (``<memory>``) has no name (``""``).
 

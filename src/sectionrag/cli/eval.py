@@ -36,7 +36,10 @@ def register(sub: Any, common: argparse.ArgumentParser) -> None:
     p.add_argument("--collection", default="default", help="collection name (default: %(default)s)")
     p.add_argument("-k", type=int, default=5, help="results scored per query (default: %(default)s)")
     p.add_argument(
-        "--mode", choices=("vector", "text", "hybrid"), default="hybrid", help="search mode (default: %(default)s)"
+        "--mode",
+        choices=("vector", "text", "hybrid"),
+        default="hybrid",
+        help="search mode (default: %(default)s)",
     )
     p.add_argument(
         "--where", default=None, metavar="EXPR", help="raw filter expression applied to every search"

@@ -131,14 +131,16 @@ def resolve_quote(
     if occurrence is None:
         if len(hits) > 1:
             raise QuoteNotFoundError(
-                f"{source}: quote occurs {len(hits)} times, give 'occurrence' or a longer quote: {head[:120]!r}"
+                f"{source}: quote occurs {len(hits)} times, "
+                f"give 'occurrence' or a longer quote: {head[:120]!r}"
             )
         at = hits[0]
     elif 0 <= occurrence < len(hits):
         at = hits[occurrence]
     else:
         raise QuoteNotFoundError(
-            f"{source}: quote occurs {len(hits)} times, occurrence {occurrence} does not exist: {head[:120]!r}"
+            f"{source}: quote occurs {len(hits)} times, "
+            f"occurrence {occurrence} does not exist: {head[:120]!r}"
         )
     end = at + len(needle)
     if sep:
@@ -147,14 +149,14 @@ def resolve_quote(
             raise QuoteNotFoundError(f"{source}: empty last part in quote {quote!r}")
         stop = index.norm.find(last, end)
         if stop < 0:
-            raise QuoteNotFoundError(f"{source}: last part of quote not found after its start: {tail[:120]!r}")
+            raise QuoteNotFoundError(
+                f"{source}: last part of quote not found after its start: {tail[:120]!r}"
+            )
         end = stop + len(last)
     return index.span(at, end)
 
 
-def resolve_references(
-    rows: Sequence[Mapping[str, Any]], texts: Mapping[str, str]
-) -> list[dict[str, Any]]:
+def resolve_references(rows: Sequence[Mapping[str, Any]], texts: Mapping[str, str]) -> list[dict[str, Any]]:
     """Turn quote references into span references, for :func:`~sectionrag.eval.retrieval.parse_query`.
 
     Each row is a query object whose ``references`` may hold
@@ -190,4 +192,3 @@ def resolve_references(
             refs.append({"source": source, "start": start, "end": end})
         out.append({**row, "references": refs})
     return out
-

@@ -38,7 +38,9 @@ def _merge(spans: Sequence[tuple[int, int]]) -> list[tuple[int, int]]:
     return out
 
 
-def chroma_scores(references: Sequence[Reference], retrieved: Sequence[Retrieved]) -> tuple[float, float, float]:
+def chroma_scores(
+    references: Sequence[Reference], retrieved: Sequence[Retrieved]
+) -> tuple[float, float, float]:
     """Return ``(recall, precision, iou)`` of ``retrieved`` against the span references.
 
     Page references are ignored; with no span reference every score is 0.
@@ -59,7 +61,9 @@ def chroma_scores(references: Sequence[Reference], retrieved: Sequence[Retrieved
         numerator += sum(b - a for a, b in _merge([(a, b) for s, a, b in covered if s == source]))
     total_ref = 0
     for source in {r.source for r in spans}:
-        total_ref += sum(b - a for a, b in _merge([(r.start or 0, r.end or 0) for r in spans if r.source == source]))
+        total_ref += sum(
+            b - a for a, b in _merge([(r.start or 0, r.end or 0) for r in spans if r.source == source])
+        )
     retrieved_len = sum(hit.end - hit.start for hit in retrieved)
     unused = total_ref - numerator
     recall = numerator / total_ref if total_ref else 0.0
