@@ -346,3 +346,14 @@ def test_cached_hub_model_loads_without_network(tmp_path: Path) -> None:
     assert out["name"] == "acme/cached-minilm" and out["n"] == 3 and out["light"]
     assert out["score"] == SEED_SCORES[0]
     assert out["elapsed"] < 60
+
+
+@pytest.mark.model
+def test_embed_queries_batches_the_query_encoding(minilm: SentenceTransformerEmbedder) -> None:
+    queries = [SEED_QUERY, "How long do refunds take?", "shipping to Canada"]
+    batch = minilm.embed_queries(queries)
+    assert batch.dtype == np.float32 and batch.shape == (3, 384)
+    assert np.allclose(batch, np.stack([minilm.embed_query(q) for q in queries]), atol=1e-5)
+    assert minilm.embed_queries([]).shape == (0, 384)
+    with pytest.raises(TypeError, match="embed_query"):
+        minilm.embed_queries("one string")  # type: ignore[arg-type]

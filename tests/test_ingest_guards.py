@@ -587,7 +587,7 @@ def test_empty_query_is_an_error_in_every_mode(
         with pytest.raises(ConfigError, match="the query is empty"):
             pipe.search(" ", mode=mode)  # type: ignore[arg-type]
     vector = HashEmbedder().embed_query("gamma ray")
-    assert pipe.search("", query_vector=vector, k=1)  # the vector is the query; the text is unused
+    assert pipe.search("", query_vector=vector, k=1, mode="vector")  # the vector is the query; no text used
 
 
 # -- typed argument checks ---------------------------------------------------------------------

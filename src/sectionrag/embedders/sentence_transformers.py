@@ -281,15 +281,31 @@ class SentenceTransformerEmbedder:
         """Embed one query (with the model's query prompt, if it has one); returns shape ``(dimension,)``."""
         if not isinstance(text, str):
             raise TypeError(f"text must be str, not {type(text).__name__}")
+        vec: npt.NDArray[np.float32] = self.embed_queries([text])[0]
+        return vec
+
+    def embed_queries(self, texts: Sequence[str]) -> npt.NDArray[np.float32]:
+        """Embed queries in batches, encoded as :meth:`embed_query` encodes one.
+
+        Returns:
+            float32 array of shape ``(len(texts), dimension)``.
+        """
+        import numpy as np
+
+        if isinstance(texts, str):
+            raise TypeError("embed_queries takes a sequence of str, not one str; use embed_query")
+        texts = list(texts)
+        for t in texts:
+            if not isinstance(t, str):
+                raise TypeError(f"texts must be str, got {type(t).__name__}")
+        if not texts:
+            return np.zeros((0, self.dimension), dtype=np.float32)
         model = self._model()
         encode = getattr(model, "encode_query", None)
         if encode is None:  # sentence-transformers < 5
             prompts = getattr(model, "prompts", {}) or {}
-            vecs = self._run(model.encode, [text], prompt_name="query" if "query" in prompts else None)
-        else:
-            vecs = self._run(encode, [text])
-        vec: npt.NDArray[np.float32] = vecs[0]
-        return vec
+            return self._run(model.encode, texts, prompt_name="query" if "query" in prompts else None)
+        return self._run(encode, texts)
 
     def _run(self, encode: Any, texts: list[str], **extra: Any) -> npt.NDArray[np.float32]:
         import numpy as np

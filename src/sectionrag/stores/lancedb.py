@@ -24,11 +24,11 @@ Scores, by mode (higher is better):
   are returned. The query is matched as plain words (never parsed as query
   syntax). Rows written after the index was built are searched too.
 - ``hybrid``: the vector and text rankings (each cut to ``max(k, 50)``)
-  fused with weights ``(w_vector, w_text)``, ``(1, 0.5)`` by default.
+  fused with weights ``(w_vector, w_text)``, ``(1, 1)`` by default.
   ``fusion="linear"`` (default): ``w_vector * v + w_text * t`` where ``v``
   and ``t`` are the cosine and BM25 scores min-max normalised to ``[0, 1]``
   over each ranking's candidates (0 when a ranking misses the chunk), so the
-  best possible score is ``w_vector + w_text`` (1.5). ``fusion="rrf"``:
+  best possible score is ``w_vector + w_text`` (2). ``fusion="rrf"``:
   reciprocal rank fusion ``w_vector / (60 + rank_vector) + w_text / (60 +
   rank_text)``, a ranking that misses a chunk adds nothing.
 """
@@ -46,7 +46,6 @@ from sectionrag.defaults import (
     DEFAULT_COLLECTION,
     DEFAULT_FUSION,
     DEFAULT_K,
-    DEFAULT_SEARCH_MODE,
     DEFAULT_WEIGHTS,
 )
 from sectionrag.errors import CollectionNotFoundError, ConfigError, FilterError, StoreError
@@ -124,7 +123,7 @@ class LanceDBStore:
         collection: Table name (letters, digits, ``_``, ``-``, ``.``).
         ann: When to build the ANN vector index and how to search it.
         fusion: Default hybrid fusion, ``"linear"`` (default) or ``"rrf"``.
-        weights: Default ``(vector, text)`` weights of hybrid fusion (``(1, 0.5)``).
+        weights: Default ``(vector, text)`` weights of hybrid fusion (``(1, 1)``).
     """
 
     def __init__(
@@ -491,7 +490,7 @@ class LanceDBStore:
         query_text: str | None = None,
         k: int = DEFAULT_K,
         where: Where | None = None,
-        mode: SearchMode = DEFAULT_SEARCH_MODE,
+        mode: SearchMode = "vector",  # a store is asked for what it is given; pipelines pick the mode
         *,
         fusion: str | None = None,
         weights: tuple[float, float] | None = None,

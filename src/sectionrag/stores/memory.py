@@ -9,7 +9,7 @@ Scores, by mode:
   :func:`~sectionrag.enrichment_fields.enrichment_text`), lower-cased ``\w+``
   tokens, no stemming; only chunks sharing a word with the query are returned.
 - ``hybrid``: the vector and text rankings (each cut to ``max(k, 50)``)
-  fused with weights ``(w_vector, w_text)``, ``(1, 0.5)`` by default: by
+  fused with weights ``(w_vector, w_text)``, ``(1, 1)`` by default: by
   default (``fusion="linear"``) the weighted sum of each ranking's scores
   min-max normalised over its candidates (best possible ``w_vector +
   w_text``), or with ``fusion="rrf"`` reciprocal rank fusion
@@ -33,7 +33,6 @@ from sectionrag.defaults import (
     DEFAULT_COLLECTION,
     DEFAULT_FUSION,
     DEFAULT_K,
-    DEFAULT_SEARCH_MODE,
     DEFAULT_WEIGHTS,
 )
 from sectionrag.enrichment_fields import enrichment_text, list_values
@@ -101,7 +100,7 @@ class InMemoryStore:
     Args:
         collection: Name reported by :meth:`info`.
         fusion: Default hybrid fusion, ``"linear"`` (default) or ``"rrf"``.
-        weights: Default ``(vector, text)`` weights of hybrid fusion (``(1, 0.5)``).
+        weights: Default ``(vector, text)`` weights of hybrid fusion (``(1, 1)``).
     """
 
     def __init__(
@@ -275,7 +274,7 @@ class InMemoryStore:
         query_text: str | None = None,
         k: int = DEFAULT_K,
         where: Where | None = None,
-        mode: SearchMode = DEFAULT_SEARCH_MODE,
+        mode: SearchMode = "vector",  # a store is asked for what it is given; pipelines pick the mode
         *,
         fusion: str | None = None,
         weights: tuple[float, float] | None = None,
