@@ -24,6 +24,13 @@ def register(sub: Any, common: argparse.ArgumentParser) -> None:
         help="bge-m3 (default for a new collection), minilm, a model id or a local path; "
         "an existing collection remembers its embedder",
     )
+    p.add_argument(
+        "--backend",
+        default=None,
+        choices=("torch", "onnx", "onnx-int8", "openvino"),
+        help="embedding runtime (default: the preset's CPU default on a CPU, torch on a GPU); "
+        "a collection refuses vectors from another backend",
+    )
     p.add_argument("--strategy", default="section", help="chunking strategy (default: %(default)s)")
     p.add_argument("--size", type=int, default=None, help="maximum tokens per chunk")
     p.add_argument(
@@ -186,7 +193,7 @@ def run(args: argparse.Namespace) -> int:
 
     started = time.perf_counter()
     store = open_store(args.db, args.collection)
-    embedder = embedder_for_store(store, args.embedder)
+    embedder = embedder_for_store(store, args.embedder, backend=args.backend)
     params: dict[str, Any] = {"tokenizer": embedder}
     if args.size is not None:
         params["size"] = args.size

@@ -35,6 +35,12 @@ def register(sub: Any, common: argparse.ArgumentParser) -> None:
     )
     p.add_argument("--where", default=None, metavar="EXPR", help="raw filter expression (experts)")
     p.add_argument("--embedder", default=None, help=argparse.SUPPRESS)
+    p.add_argument(
+        "--backend",
+        default=None,
+        choices=("torch", "onnx", "onnx-int8", "openvino"),
+        help="embed the query with this runtime (default: the one the collection was indexed with)",
+    )
     p.set_defaults(handler=run)
 
 
@@ -110,7 +116,7 @@ def run(args: argparse.Namespace) -> int:
     where = build_where(args, store)
     vector = None
     if args.mode != "text":
-        embedder = embedder_for_store(store, args.embedder)
+        embedder = embedder_for_store(store, args.embedder, backend=args.backend)
         vector = embedder.embed_query(args.query)
     options: dict[str, Any] = {}
     if args.fusion:

@@ -3,7 +3,10 @@
 Names accepted by :func:`get_embedder` (and the CLI's ``--embedder``): a
 preset from :data:`sectionrag.registry.EMBEDDER_PRESETS` (``bge-m3``, the
 default; ``minilm``, the packaged offline MiniLM), any sentence-transformers
-model id, or a local model directory. Importing this package loads no model
+model id, or a local model directory, each optionally followed by
+``@backend`` (``minilm@onnx-int8``: the form stores record). Backends:
+``torch``, ``onnx``, ``onnx-int8``, ``openvino`` (see
+:class:`SentenceTransformerEmbedder`). Importing this package loads no model
 and no torch.
 """
 
@@ -25,11 +28,14 @@ def get_embedder(name: str | Embedder = "bge-m3", **options: Any) -> Embedder:
         name: ``bge-m3``, ``minilm``, a sentence-transformers model id, a local
             model directory, or an object implementing the Embedder protocol.
         **options: Passed to :class:`SentenceTransformerEmbedder` (``batch_size``,
-            ``device``, ``normalize``, ``trust_remote_code``, ``show_progress``).
+            ``device``, ``normalize``, ``trust_remote_code``, ``show_progress``,
+            ``backend``, ``quantize``, ``threads``, ``cache_dir``).
 
     Raises:
         ConfigError: bad name or options.
-        MissingDependencyError: ``minilm`` without ``pip install "sectionrag[minilm]"``.
+        MissingDependencyError: ``minilm`` without ``pip install "sectionrag[minilm]"``
+            (raised on first use for a backend whose package is missing: ``sectionrag[onnx]``,
+            ``sectionrag[openvino]``).
         ModelNotAvailableError: a local path that does not exist.
     """
     if not isinstance(name, str):

@@ -249,7 +249,8 @@ class SentenceTransformerEmbedder:
 
     Args:
         model: A preset (``bge-m3``, ``minilm``), a Hugging Face model id or a local directory,
-            optionally with a backend suffix as recorded by stores (``minilm@onnx-int8``).
+            optionally with a backend suffix as recorded by stores (``minilm@onnx-int8``);
+            ``backend``/``quantize``, when given, win over the suffix.
         batch_size: Texts per forward pass.
         device: ``"cpu"``, ``"cuda"``, ... (``None`` lets sentence-transformers choose).
         normalize: L2-normalise vectors (keep ``True`` for cosine search).
@@ -322,12 +323,8 @@ class SentenceTransformerEmbedder:
             if spec is None:
                 preset = base in EMBEDDER_PRESETS
                 spec = choose_backend(self._resolved.name, device) if preset else BackendSpec("torch")
-        else:
+        else:  # an explicit backend wins over the name's suffix
             spec = parse_spec(backend or (suffix.backend if suffix else "torch"), quantize)
-            if suffix is not None and suffix != spec:
-                raise ConfigError(
-                    f"model {base!r} names backend {suffix.label!r} but {spec.label!r} was asked"
-                )
         if spec.exported and device is not None and not device.strip().lower().startswith("cpu"):
             raise ConfigError(
                 f"backend {spec.label!r} runs on the CPU; use backend='torch' for device {device!r}"
