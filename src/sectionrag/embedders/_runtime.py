@@ -77,6 +77,7 @@ class ExportedModel:
         self.prompts: dict[str, str] = dict(meta.get("prompts") or {})
         self.default_prompt_name: str | None = meta.get("default_prompt_name")
         self._inputs: list[str] = list(meta["inputs"])
+        self.precision = "f32"
         self._dimension = int(meta["dimension"])
         raw = tokenizers.Tokenizer.from_file(str(folder / "tokenizer.json"))
         self.tokenizer = _Tokenizer(raw)
@@ -125,7 +126,9 @@ class ExportedModel:
         if precision is not None:
             config["INFERENCE_PRECISION_HINT"] = precision
         compiled = core.compile_model(core.read_model(str(self.folder / self.meta["file"])), "CPU", config)
-        self.precision = str(compiled.get_property("INFERENCE_PRECISION_HINT"))
+        hint = compiled.get_property("INFERENCE_PRECISION_HINT")
+        #: the precision OpenVINO computes in (``bf16`` or ``f32``)
+        self.precision = str(getattr(hint, "to_string", lambda: hint)())
         request = compiled.create_infer_request()
 
         def run(feeds: dict[str, Any]) -> Any:
