@@ -3,7 +3,8 @@
 For each backend of the ``minilm`` preset (``torch``, ``onnx``, ``onnx-int8``,
 ``openvino`` by default) a fresh process
 
-1. loads the embedder (exports were made beforehand, timed apart: "export s");
+1. loads the embedder (exports were made beforehand, timed apart: "first
+   load", which is the export when the cache had none);
 2. embeds the same chunks (default 2,000: real text from the evaluation
    documents and three Austen novels, split by ``recursive`` at 256 MiniLM
    tokens) with ``embed_documents`` in groups of 512, as ingestion does:
@@ -172,7 +173,7 @@ def quality(emb: Any, queries: Path, docs: Path, split: str | None, work: Path) 
     report = pipe.ingest(documents)
     index_s = time.perf_counter() - t
     ev = evaluate(pipe, items, k=K, mode="vector")
-    hits = {r.query.id: r.metrics.recall for r in ev.results}
+    hits = {r.query.id: [r.metrics.recall, r.metrics.mrr] for r in ev.results}  # per query, for splits
     return {
         "queries": len(items),
         "index_chunks": report.chunks,
@@ -207,7 +208,7 @@ def table(rows: dict[str, list[dict[str, Any]]], exports: dict[str, float], work
     out = [
         f"| backend | precision | threads | chunks/s | vs torch | all rounds (chunks/s) | query p50 ms "
         f"| query p95 ms | min cosine vs torch | recall@{K} | MRR@{K} | recall@{K} vs torch "
-        "| load s | export s (once) | peak RSS MiB |",
+        "| load s | first load s (export if none) | peak RSS MiB |",
         "|---|---|---:|---:|---:|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|",
     ]
     for backend, r in best.items():
