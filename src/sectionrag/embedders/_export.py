@@ -107,7 +107,8 @@ def _describe(st: Any, name: str) -> dict[str, Any]:
 
 
 def _inputs(st: Any, name: str) -> tuple[list[str], dict[str, Any]]:
-    features = st.preprocess(["an example text", "short"])
+    tokenize = getattr(st, "preprocess", None) or st.tokenize  # sentence-transformers < 6: tokenize
+    features = tokenize(["an example text", "short"])
     tensors = {k: v for k, v in features.items() if hasattr(v, "shape")}
     extra = sorted(set(tensors) - set(_INPUTS))
     if extra or "input_ids" not in tensors:
