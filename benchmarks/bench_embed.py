@@ -217,15 +217,16 @@ def table(rows: dict[str, list[dict[str, Any]]], exports: dict[str, float], work
         vec = work / f"{backend}.npy"
         if ref_vectors is not None and vec.exists():
             cos = f"{float(np.min(np.sum(np.load(vec) * ref_vectors, axis=1))):.4f}"
-        speed = r.get("chunks_per_s")
+        speed = r.get("chunks_per_s", 0.0)
         every = ", ".join(f"{x['chunks_per_s']:.1f}" for x in rows[backend] if "chunks_per_s" in x)
         delta = ""
         if q and recall_ref is not None:
             delta = f"{(q['recall'] - recall_ref) * 100:+.1f} pt"
+        fast = f"{speed:.1f} | {speed / base:.2f}x" if speed and base else " | "
+        p50 = f"{r['query_p50_ms']:.1f} | {r['query_p95_ms']:.1f}" if "query_p50_ms" in r else " | "
         out.append(
-            f"| {backend} | {r['precision']} | {r['threads']} | {speed or 0:.1f} "
-            f"| {(speed / base) if speed and base else 0:.2f}x | {every} | {r.get('query_p50_ms', 0):.1f} "
-            f"| {r.get('query_p95_ms', 0):.1f} | {cos} | {q.get('recall', float('nan')):.3f} "
+            f"| {backend} | {r['precision']} | {r['threads']} | {fast} | {every} | {p50} "
+            f"| {cos} | {q.get('recall', float('nan')):.3f} "
             f"| {q.get('mrr', float('nan')):.3f} | {delta} | {r['load_s']:.1f} "
             f"| {exports.get(backend, 0):.0f} | {max(x['peak_rss_mib'] for x in rows[backend]):.0f} |"
         )

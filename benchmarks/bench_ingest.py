@@ -256,7 +256,7 @@ def _sectionrag_embedder(cache: Path, backend: str | None) -> Any:
     from sectionrag.embedders import get_embedder
 
     options = {} if backend is None else {"backend": backend}
-    return get_embedder("minilm", cache_dir=cache / "exports", **options)
+    return get_embedder("minilm", cache_dir=cache, **options)  # exports under cache/exports
 
 
 def run_sectionrag(
