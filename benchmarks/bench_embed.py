@@ -222,7 +222,7 @@ def table(rows: dict[str, list[dict[str, Any]]], exports: dict[str, float], work
         delta = ""
         if q and recall_ref is not None:
             delta = f"{(q['recall'] - recall_ref) * 100:+.1f} pt"
-        fast = f"{speed:.1f} | {speed / base:.2f}x" if speed and base else " | "
+        fast = (f"{speed:.1f} | " + (f"{speed / base:.2f}x" if base else "")) if speed else " | "
         p50 = f"{r['query_p50_ms']:.1f} | {r['query_p95_ms']:.1f}" if "query_p50_ms" in r else " | "
         out.append(
             f"| {backend} | {r['precision']} | {r['threads']} | {fast} | {every} | {p50} "
