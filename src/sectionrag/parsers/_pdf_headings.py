@@ -87,6 +87,7 @@ def find_headings(pages: list[list[PdfLine]], body: float) -> list[Candidate]:
                 gaps.append(b.top - a.top)
     pitch = statistics.median(gaps) if gaps else body * 1.2
     light = _light_heading_styles(pages, body)
+    small = _small_heading_styles(pages, body)
     out: list[Candidate] = []
     for page_index, lines in enumerate(pages):
         text_width = max((ln.x1 for ln in lines), default=0.0) - min((ln.x0 for ln in lines), default=0.0)
@@ -110,7 +111,7 @@ def find_headings(pages: list[list[PdfLine]], body: float) -> list[Candidate]:
             ln = lines[i]
             prev = lines[i - 1] if i > 0 else None
             nxt = lines[i + 1] if i + 1 < len(lines) else None
-            ok = _is_heading_line(ln, prev, nxt, body, pitch, light)
+            ok = _is_heading_line(ln, prev, nxt, body, pitch, light, small)
             if ok and toc_page and (ln.size <= toc_size + 0.5 or _has_page_piece(ln, lines, numbered_rows)):
                 ok = False
             if ok and text_left is not None and ln.x1 < text_left:
@@ -126,7 +127,7 @@ def find_headings(pages: list[list[PdfLine]], body: float) -> list[Candidate]:
                 continue
             group = [ln]
             j = i + 1
-            while j < len(lines) and len(group) < 3:
+            while j < len(lines) and len(group) < 8:
                 nxt = lines[j]
                 same_style = abs(nxt.size - ln.size) < 0.6 and nxt.bold == ln.bold and nxt.italic == ln.italic
                 label_first = len(group) == 1 and (
@@ -149,11 +150,20 @@ def find_headings(pages: list[list[PdfLine]], body: float) -> list[Candidate]:
                     continue
                 words = sum(len(g.text.split()) for g in group) + len(nxt.text.split())
                 wrapped = group[-1].x1 - group[-1].x0 >= 0.35 * text_width or ln.size >= 1.3 * body
+                # short lines of one style stacked flush under each other: one heading set line by line
+                stack = (
+                    nxt.font == ln.font
+                    and all(len(g.text.split()) <= 5 for g in (*group, nxt))
+                    and abs(nxt.x0 - group[-1].x0) < 2
+                    and 0 <= nxt.top - group[-1].bottom < 0.5 * ln.size
+                )
+                if not stack and len(group) >= 3:
+                    break
                 case_change = is_all_caps(group[-1].text) != is_all_caps(nxt.text)  # a run-in caps head
                 if (
                     same_style
-                    and wrapped
-                    and words <= 20
+                    and (wrapped or stack)
+                    and (words <= 20 or stack)
                     and not case_change
                     and not _CAPTION.match(nxt.text)
                     and not looks_like_sentence(group[-1].text, max_words=20)
@@ -192,7 +202,7 @@ def find_headings(pages: list[list[PdfLine]], body: float) -> list[Candidate]:
 
 
 _CAPTION = re.compile(
-    r"^(?:Table|Figure|Fig\.|Listing|Algorithm|Exhibit|Chart|Plate)\s+[\dA-Z][\d.\-]*[:.]?\s", re.I
+    r"^(?:Table|Figure|Fig\.|Listing|Algorithm|Exhibit|Chart|Plate|Illustration|Drawing)\s+[\dA-Z][\d.\-]*[:.]?\s", re.I
 )
 _MONTHS = "january|february|march|april|may|june|july|august|september|october|november|december"
 _DATE = re.compile(
@@ -237,6 +247,7 @@ def _ends_with_page_ref(text: str) -> bool:
 
 
 _CODE_FONT = re.compile(r"courier|mono|consol|typewriter|code|cmtt|lmtt|menlo|inconsolata", re.I)
+_BULLETS = "\u2022\u25e6\u25aa\u25ab\u25a0\u25a1\u25cf\u25cb\u2023\u2043\u2219\u2666\u27a2\uf0b7\uf0a7"
 _QUOTES = "\"'\u201c\u201d\u2018\u2019\u00ab\u00bb\u201e"
 
 _STRONG_PREFIXES = (
@@ -268,6 +279,48 @@ def _light_heading_styles(pages: list[list[PdfLine]], body: float) -> set[tuple[
     return {style for style, n in counts.items() if n >= 3}
 
 
+Style = tuple[float, str, bool, bool]
+
+
+def _style(ln: PdfLine) -> Style:
+    return (round(ln.size * 2) / 2, ln.font, ln.bold, ln.italic)
+
+
+def _small_heading_styles(pages: list[list[PdfLine]], body: float) -> set[Style]:
+    """Bold faces a little smaller than the body that only ever head text: a heading style.
+
+    Some word processors' templates set their lowest headings in a bold sans
+    face smaller than the serif text (``Page Size`` in 10.5 pt Arial Bold
+    over 12 pt Times). A face counts when at least three of its lines, and
+    three quarters of them, stand alone: short, alone in their row, not ending
+    like a sentence, and followed by body-sized text (or by another line of the
+    same face over it).
+    """
+    alone: Counter[Style] = Counter()
+    total: Counter[Style] = Counter()
+    for lines in pages:
+        pieces = Counter(ln.row for ln in lines)
+        for i, ln in enumerate(lines):
+            if not ln.bold or ln.role != "body" or not 0.75 * body <= ln.size < 0.92 * body:
+                continue
+            key = _style(ln)
+            total[key] += 1
+            words = ln.text.split()
+            k = i + 1
+            while k < len(lines) and _style(lines[k]) == key and k - i < 8:
+                k += 1  # a stack of labels over one description
+            heads_text = k < len(lines) and lines[k].size >= 0.92 * body and not lines[k].bold
+            if (
+                heads_text
+                and pieces[ln.row] == 1
+                and 0 < len(words) <= 10
+                and ln.text[-1:] not in ".,;:"
+                and (ln.text[:1].isupper() or ln.text[:1].isdigit())
+            ):
+                alone[key] += 1
+    return {key for key, n in alone.items() if n >= 3 and n >= 0.75 * total[key]}
+
+
 def _is_heading_line(
     ln: PdfLine,
     prev: PdfLine | None,
@@ -275,12 +328,15 @@ def _is_heading_line(
     body: float,
     pitch: float,
     light: set[tuple[float, str]] | None = None,
+    small: set[Style] | None = None,
 ) -> bool:
     text = ln.text
     if ln.role != "body" or len(text) > 150:
         return False
     if _CODE_FONT.search(ln.font) and ln.size < 1.3 * body:
         return False  # a line of code in a typewriter face (".PDF_LINK intro", "-Tpdf/-mom")
+    if text[:1] in _BULLETS:
+        return False  # a list item
     if text[:1] in _QUOTES or (text[:1] in "\u2014\u2013" and not ln.bold):
         return False  # a quotation or its attribution ("\u2014Dwarven saying."), not a title
     tokens = text.split()
@@ -312,7 +368,9 @@ def _is_heading_line(
         return False
     if _CAPTION.match(text) or _DATE.match(text) or (letters >= 2 and _is_mathy(text)):
         return False
-    if numbered:
+    if numbered and style is not None and style.kind in ("num", "alnum") and len(rest.split()) > 8:
+        check = rest.rstrip("?!:")  # "1. Determine whether any printers use the backends." is a step
+    elif numbered:
         check = rest.rstrip("?!:.")  # "1.1 Changelog:", "2.3 Is it a class?"
     elif rest[-1:] in ("?", "!") and len(words) <= 10:
         check = rest.rstrip("?!")
@@ -341,15 +399,24 @@ def _is_heading_line(
         return not (
             nxt is not None and abs(nxt.size - ln.size) < 0.3 and not nxt.bold and gap_below < line_gap
         )
+    small_heading = small is not None and _style(ln) in small
     if ratio < 0.92 and not (
-        ln.bold and ratio >= 0.8 and (numbered or (style is not None and style.kind == "caps"))
+        ln.bold and ratio >= 0.8 and (numbered or small_heading or (style is not None and style.kind == "caps"))
     ):
         return False
     if ln.bold:
         bold_paragraph = (
             nxt is not None and nxt.bold and abs(nxt.size - ln.size) < 0.3 and gap_below < line_gap * 1.6
         )
-        if bold_paragraph and (not numbered or len(words) > 10):
+        # a stack of short bold labels over one description ("Cyan Gamma Value", "Red Gamma Value")
+        stacked = (
+            nxt is not None
+            and nxt.row != ln.row
+            and nxt.font == ln.font
+            and len(words) <= 5
+            and len(nxt.text.split()) <= 5
+        )
+        if bold_paragraph and not stacked and (not numbered or len(words) > 10):
             return False  # a bold paragraph, unless this line is numbered and short
         return spaced and (numbered or gap_below > line_gap * 1.3 or len(words) <= 8)
     if ln.italic and ratio >= 0.92 and not is_all_caps(text):
