@@ -104,9 +104,10 @@ def _is_page_number(ln: PdfLine, body: float) -> bool:
     """Tell a folio (``12``, ``iv``, ``Page 3 of 9``) from a roman-looking letter set as a heading.
 
     A bold or large ``D`` or ``C`` at the top of a page is an index letter or an
-    appendix label, not page "500" or "100".
+    appendix label, not page "500" or "100", and a ``1`` set far larger than the
+    text is a chapter's number.
     """
-    if not _PAGE_NUMBER.match(ln.text):
-        return False
+    if not _PAGE_NUMBER.match(ln.text) or ln.size >= 1.6 * body:
+        return False  # a chapter's number set large over its title is not a folio
     roman_letters = ln.text.strip().isalpha()
     return not (roman_letters and (ln.bold or ln.size >= 1.2 * body))

@@ -78,6 +78,14 @@ def _is_label_only(text: str) -> bool:
     return style is not None and style.kind in ("part", "chapter", "appendix", "article") and not style.rest
 
 
+_LABEL_WORDS = frozenset({"chapter", "part", "appendix", "book", "lecture", "lesson", "unit"})
+
+
+def _is_label_word(text: str) -> bool:
+    """Tell a lone ``CHAPTER`` or ``Part`` set over its number (``ONE``, ``2``) on the next line."""
+    return text.strip().rstrip(".:").lower() in _LABEL_WORDS
+
+
 def find_headings(pages: list[list[PdfLine]], body: float) -> list[Candidate]:
     """Find heading lines on every page (multi-line titles merged)."""
     gaps: list[float] = []
@@ -130,10 +138,15 @@ def find_headings(pages: list[list[PdfLine]], body: float) -> list[Candidate]:
             while j < len(lines) and len(group) < 8:
                 nxt = lines[j]
                 same_style = abs(nxt.size - ln.size) < 0.6 and nxt.bold == ln.bold and nxt.italic == ln.italic
-                label_first = len(group) == 1 and (
-                    _is_label_only(group[0].text)
-                    or (_bare_number(group[0].text) is not None and ln.size >= 1.4 * body)
-                )
+                label_word = _is_label_word(group[0].text)
+                label_first = (
+                    len(group) == 1
+                    and (
+                        _is_label_only(group[0].text)
+                        or label_word
+                        or (_bare_number(group[0].text) is not None and ln.size >= 1.4 * body)
+                    )
+                ) or (len(group) == 2 and label_word and _bare_number(group[1].text) is not None)
                 reach = (4.0 if label_first else 1.2) * max(ln.size, body)
                 close = 0 <= nxt.top - group[-1].bottom < reach
                 if nxt.role == "table" or not close:
@@ -143,7 +156,8 @@ def find_headings(pages: list[list[PdfLine]], body: float) -> list[Candidate]:
                 if (
                     label_first
                     and not nxt_numbered
-                    and (nxt.size >= min(ln.size - 0.6, 1.2 * body) or nxt.bold)
+                    and (nxt.size >= min(ln.size - 0.6, 1.2 * body) or nxt.bold or is_all_caps(nxt.text))
+                    and not (len(group) == 1 and label_word and _bare_number(nxt.text) is None)
                 ):
                     group.append(nxt)
                     j += 1
@@ -174,13 +188,22 @@ def find_headings(pages: list[list[PdfLine]], body: float) -> list[Candidate]:
                     j += 1
                     continue
                 break
+            if len(group) == 1 and not any(ch.isalpha() for ch in ln.text) and _bare_number(ln.text):
+                i += 1  # a large number over nothing that reads as a title: a figure, not a chapter
+                continue
             number = _bare_number(group[0].text) if len(group) > 1 else None
-            if number is not None:  # "One" over "Starting off" -> "1 Starting off"
+            word_label = len(group) > 2 and _is_label_word(group[0].text) and _bare_number(group[1].text)
+            if word_label:  # "CHAPTER" over "ONE" over "About this manual" -> "CHAPTER 1 About this manual"
+                rest = " ".join(g.text for g in group[2:])
+                title = normalize_title(f"{group[0].text} {word_label} {rest}")
+            elif number is not None:  # "One" over "Starting off" -> "1 Starting off"
                 title = normalize_title(" ".join([number, *(g.text for g in group[1:])]))
             else:
                 title = normalize_title(" ".join(g.text for g in group))
             order, numbered = numbering_order(title)
-            labelled = len(group) > 1 and (number is not None or _is_label_only(group[0].text))
+            labelled = len(group) > 1 and (
+                number is not None or bool(word_label) or _is_label_only(group[0].text)
+            )
             size = group[-1].size if labelled else max(g.size for g in group)
             out.append(
                 Candidate(
@@ -202,7 +225,9 @@ def find_headings(pages: list[list[PdfLine]], body: float) -> list[Candidate]:
 
 
 _CAPTION = re.compile(
-    r"^(?:Table|Figure|Fig\.|Listing|Algorithm|Exhibit|Chart|Plate|Illustration|Drawing)\s+[\dA-Z][\d.\-]*[:.]?\s", re.I
+    r"^(?:Table|Figure|Fig\.|Listing|Algorithm|Exhibit|Chart|Plate|Illustration|Drawing)"
+    r"\s+[\dA-Z][\d.\-]*[:.]?\s",
+    re.I,
 )
 _MONTHS = "january|february|march|april|may|june|july|august|september|october|november|december"
 _DATE = re.compile(
@@ -359,7 +384,14 @@ def _is_heading_line(
     numbered = style is not None and style.kind not in ("caps", "alpha")
     letters = sum(1 for c in text if c.isalpha())
     index_letter = len(text) == 1 and "A" <= text <= "Z" and (ln.bold or ln.size >= 1.12 * body)
-    if letters < 2 and not index_letter and not (numbered and style is not None and style.depth >= 2):
+    # a chapter's number set large over its title ("1" over "INTRODUCTION"); kept only when merged
+    display_number = letters == 0 and _bare_number(text) is not None and ln.size >= 1.4 * body
+    if (
+        letters < 2
+        and not index_letter
+        and not display_number
+        and not (numbered and style is not None and style.depth >= 2)
+    ):
         return False
     rest = style.rest if numbered and style is not None else text
     if numbered and style is not None and rest and not any(ch.isalnum() for ch in rest):
@@ -390,7 +422,8 @@ def _is_heading_line(
     gap_above = ln.top - prev.bottom if prev is not None else pitch * 3
     gap_below = nxt.top - ln.bottom if nxt is not None else pitch * 3
     line_gap = max(pitch - ln.height, 0.5)
-    spaced = gap_above > line_gap * 1.6 or prev is None or prev.row == ln.row
+    # the first line of a page's right-hand column is set off from the left column's last line
+    spaced = gap_above > line_gap * 1.6 or prev is None or prev.row == ln.row or ln.column_top
     if ratio >= 1.12:
         light_heading = light is not None and (round(ln.size * 2) / 2, ln.font) in light and spaced
         if ratio < 1.3 and not ln.bold and not numbered and not light_heading:
@@ -400,9 +433,8 @@ def _is_heading_line(
             nxt is not None and abs(nxt.size - ln.size) < 0.3 and not nxt.bold and gap_below < line_gap
         )
     small_heading = small is not None and _style(ln) in small
-    if ratio < 0.92 and not (
-        ln.bold and ratio >= 0.8 and (numbered or small_heading or (style is not None and style.kind == "caps"))
-    ):
+    caps = style is not None and style.kind == "caps"
+    if ratio < 0.92 and not (ln.bold and ratio >= 0.8 and (numbered or small_heading or caps)):
         return False
     if ln.bold:
         bold_paragraph = (

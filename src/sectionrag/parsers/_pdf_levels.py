@@ -39,6 +39,22 @@ def split_title(candidates: list[Candidate], pages: list[list[PdfLine]], body: f
     first_index = next((i for i, lines in enumerate(pages) if lines), None)
     if first_index is None or not candidates:
         return None
+    covers = _cover_pages(pages, body, first_index)
+    if covers:
+        # a cover or title page: every line of it set as a heading (title, subtitle, authors,
+        # edition) is the title block, whatever its face
+        front = [
+            c
+            for c in candidates
+            if c.page in covers and c.toc_level is None and normalize_for_match(c.title) not in _FRONT_KEEP
+        ]
+        if front:
+            title = max(front, key=lambda c: c.size)
+            for c in front:
+                candidates.remove(c)
+                for ln in c.lines:
+                    ln.role = "title"
+            return title.title
     first_page = pages[first_index]
     first_body = next(
         (
@@ -79,6 +95,30 @@ def split_title(candidates: list[Candidate], pages: list[list[PdfLine]], body: f
         for ln in c.lines:
             ln.role = "title"
     return title.title
+
+
+def _has_prose(lines: list[PdfLine], body: float) -> bool:
+    return any(abs(ln.size - body) < 0.6 and len(ln.text.split()) >= 8 for ln in lines)
+
+
+def _cover_pages(pages: list[list[PdfLine]], body: float, first: int) -> set[int]:
+    """Return the leading pages (two at most) that are a cover or a title page.
+
+    Such a page has a few lines and no paragraph of body text (no line of eight
+    words or more at the body size) and is no contents page, and prose follows
+    on a later page.
+    """
+    out: set[int] = set()
+    for index in range(first, min(first + 2, len(pages))):
+        lines = pages[index]
+        if not lines:
+            continue
+        if _has_prose(lines, body) or len(lines) > 30 or any(ln.role == "toc" for ln in lines):
+            break
+        out.add(index)
+    if out and not any(_has_prose(lines, body) for lines in pages[max(out) + 1 :]):
+        return set()
+    return out
 
 
 def _top_number(style: HeadingStyle | None) -> int | None:

@@ -44,6 +44,7 @@ class PdfLine:
         page: 0-based page index.
         row: Index of the visual row on the page (pieces of one row share it).
         role: ``body``, ``furniture`` (header, footer, page number), ``heading`` or ``table``.
+        column_top: The line starts the right-hand column of a two-column band.
     """
 
     text: str
@@ -59,6 +60,7 @@ class PdfLine:
     row: int = 0
     role: str = "body"
     cells: list[str] = field(default_factory=list)
+    column_top: bool = False
 
     @property
     def height(self) -> float:
