@@ -103,9 +103,11 @@ def find_headings(pages: list[list[PdfLine]], body: float) -> list[Candidate]:
         starts = Counter(round(ln.x0 / 2) for ln in lines)
         shared = [2.0 * k - 2.0 for k, n in starts.items() if n >= 3]
         text_left = min(shared) if shared else None
-        toc_lines = sum(1 for ln in lines if is_toc_line(ln.text) or _ends_with_page_ref(ln.text))
+        leadered = [ln for ln in lines if is_toc_line(ln.text)]
+        referenced = sum(1 for ln in lines if _ends_with_page_ref(ln.text) and not is_toc_line(ln.text))
+        toc_lines = len(leadered) + referenced
         toc_page = toc_lines >= 5 and toc_lines >= 0.3 * len(lines)
-        toc_size = max((ln.size for ln in lines if is_toc_line(ln.text)), default=0.0)
+        toc_size = max((ln.size for ln in leadered), default=0.0)
         # on a contents page, an entry whose page number is a separate piece of its row
         numbered_rows = {ln.row for ln in lines if _BARE_PAGE.match(ln.text)} if toc_page else set()
         by_row: dict[int, list[PdfLine]] = {}
@@ -237,13 +239,16 @@ _DATE = re.compile(
 )
 
 
+_PRIVATE_USE = re.compile("[\ue000-\uf8ff]")
+
+
 def _is_mathy(text: str) -> bool:
     """Tell formula fragments: private-use glyphs, or few letters among symbols."""
-    if any("\ue000" <= ch <= "\uf8ff" for ch in text):
+    if _PRIVATE_USE.search(text):
         return True
     visible = [ch for ch in text if not ch.isspace()]
     letters = sum(1 for ch in visible if ch.isalpha())
-    symbols = sum(1 for ch in visible if unicodedata.category(ch) == "Sm")
+    symbols = sum(1 for ch in visible if not ch.isalnum() and unicodedata.category(ch) == "Sm")
     return symbols >= 2 or letters < 0.5 * len(visible)
 
 

@@ -36,6 +36,7 @@ _LEADERED = re.compile(
     re.I,
 )
 _TRAILING_PAGE = re.compile(rf"^(?P<title>.*?\S)\s+(?P<page>{_PAGE})$", re.I)
+_ENDS_IN_PAGE = re.compile(r"(?:^|[^0-9A-Za-z])(?:\d{1,4}|[ivxlc]{1,7})$", re.I)
 _BULLETS = "\u2022\u25e6\u25aa\u25a0\u25cf\u2666\u2013\u2014*>\uf0b7\uf0a7"
 _DIGIT_RUN = re.compile(r"\d+")
 _CAPTION = re.compile(r"^(?:Table|Figure|Fig\.|Listing|Exhibit|Chart|Plate|Example)\s+[\dA-Z]", re.I)
@@ -163,6 +164,10 @@ def _read_page(
 
     ``None`` if the page is not a contents page.
     """
+    # every entry's row ends in a page label set off from what precedes it: fewer than four such
+    # lines and the page cannot be a contents page (most pages end here, before rows are built)
+    if sum(1 for ln in lines if _ENDS_IN_PAGE.search(ln.text[-16:])) < 4:
+        return None
     rows, lefts = _rows(lines)
     if not rows:
         return None
@@ -453,11 +458,22 @@ def _mark_contents_lists(pages: list[list[PdfLine]], entries: list[TocEntry], sk
     entries' titles, not their headings.
     """
     titles = {normalize_for_match(e.title) for e in entries}
+    longest = max((len(e.title) for e in entries), default=0) + 8
     for index, lines in enumerate(pages):
         if index in skip or len(lines) < 8:
             continue
-        listed = [ln for ln in lines if normalize_for_match(ln.text.lstrip(_BULLETS + " ")) in titles]
-        if len(listed) >= 8 and len(listed) >= 0.6 * len(lines):
+        listed = 0
+        allowed_misses = len(lines) - max(8, 0.6 * len(lines))
+        misses = 0
+        for ln in lines:
+            # a line much longer than every title cannot be one (most body lines: no normalising)
+            if len(ln.text) <= longest and normalize_for_match(ln.text.lstrip(_BULLETS + " ")) in titles:
+                listed += 1
+            else:
+                misses += 1
+                if misses > allowed_misses:
+                    break
+        if listed >= 8 and listed >= 0.6 * len(lines):
             for ln in lines:
                 if ln.role != "furniture" and normalize_for_match(ln.text) not in CONTENTS_TITLES:
                     ln.role = "toc"
