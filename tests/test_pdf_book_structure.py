@@ -94,6 +94,23 @@ def test_big_number_above_a_capitals_title_is_one_section(tmp_path: Path):
     ]
 
 
+def test_chapter_word_over_a_number_word_over_the_title_is_one_section(tmp_path: Path):
+    # the chapter opening of a Sphinx-built manual: "CHAPTER" over "ONE" over the title
+    f = Flow()
+    for number, (word, title) in enumerate((("ONE", "About this manual"), ("TWO", "The archive")), start=1):
+        if number > 1:
+            f.new_page()
+        f.heading("CHAPTER", 14, before=0, bold=False, x=460).heading(word, 28, before=4, x=460)
+        f.heading(title, 24, before=20).para(6).heading(f"{number}.1 Scope", 14).para(6)
+    doc = parse(f.write(tmp_path / "sphinx.pdf"))
+    assert tree(doc) == [
+        (1, "CHAPTER 1 About this manual"),
+        (2, "1.1 Scope"),
+        (1, "CHAPTER 2 The archive"),
+        (2, "2.1 Scope"),
+    ]
+
+
 def test_numbered_heading_wrapped_onto_two_lines_is_one_section(tmp_path: Path):
     f = Flow().heading("3 Results", 16).para(6)
     f.heading("3.1 Effects of the proposed changes on the long-term stability", 13).heading(
@@ -281,6 +298,28 @@ def test_paper_title_and_authors_are_not_sections(tmp_path: Path):
         (1, "4 Conclusion"),
     ]
     assert doc.metadata["title"] == "Learning to Sort Widgets with Very Little Supervision"
+
+
+def test_paper_title_flush_in_its_column_over_an_author_set_like_the_headings(tmp_path: Path):
+    # the title block in the left column, flush with the text; the author's name in the bold
+    # body-size face of the section headings, over affiliation lines; text in 8 pt columns
+    def small(lines: list[Line]) -> list[Line]:
+        return [Line(ln.text, x=ln.x, y=ln.y, size=8) for ln in lines]
+
+    page = Page([Line("Estimating the length", x=72, y=720, size=20, bold=True)])
+    page.lines += [Line("of journal manuscripts", x=72, y=698, size=20, bold=True)]
+    page.lines += [Line("Patrick Egan", x=72, y=670, size=8, bold=True)]
+    page.lines += [Line("University of Limerick", x=72, y=660, size=8), Line("Ireland", x=72, y=650, size=8)]
+    y = 620.0
+    for k, title in enumerate(("1 Prerequisites", "2 Introduction", "3 Environments")):
+        page.lines.append(Line(title, x=72, y=y, size=8, bold=True))
+        lines, y = body_lines(8, k, y - 12, width_words=8)
+        page.lines += small(lines)
+        y -= 12
+    page.lines += small(body_lines(40, 9, 720, x=320, width_words=8)[0])
+    doc = parse(write_pdf(tmp_path / "flush.pdf", [page]))
+    assert tree(doc) == [(1, "1 Prerequisites"), (1, "2 Introduction"), (1, "3 Environments")]
+    assert doc.metadata["title"] == "Estimating the length of journal manuscripts"
 
 
 def test_paper_with_unnumbered_headings_keeps_its_title_out(tmp_path: Path):

@@ -75,20 +75,37 @@ def split_title(candidates: list[Candidate], pages: list[list[PdfLine]], body: f
         if normalize_for_match(c.title) in _FRONT_KEEP:
             break
         later = (o for o in candidates[k + 1 :] if o.page > first_index or o.index >= first_body)
-        if any(style(o) == style(c) for o in later):
+        after = c.index + len(c.lines)
+        # a line set like the headings below, but over short lines that are no heading (an
+        # author's name over an affiliation), is still part of the title block
+        over_short = (
+            after < first_body
+            and not any(o.index == after for o in candidates)
+            and len(first_page[after].text.split()) < 8
+        )
+        if any(style(o) == style(c) for o in later) and not over_short:
             break
         front.append(c)
     if not front:
         return None
     title = max(front, key=lambda c: c.size)
     # where the text starts: the leftmost line of prose on the page
-    text_left = min(
-        (ln.x0 for ln in first_page if abs(ln.size - body) < 0.6 and len(ln.text.split()) >= 8), default=None
+    prose = [ln for ln in first_page if abs(ln.size - body) < 0.6 and len(ln.text.split()) >= 8]
+    text_left = min((ln.x0 for ln in prose), default=None)
+    text_right = max((ln.x1 for ln in prose), default=None)
+    centred = text_right is not None and all(
+        abs((ln.x0 - text_left) - (text_right - ln.x1)) < 6 for ln in title.lines if text_left is not None
     )
-    if text_left is not None and abs(title.lines[0].x0 - text_left) <= 6 and len(candidates) > len(front):
-        # a title set flush with the text, like the headings under it (a web page or a note
-        # printed to PDF), heads the document, as its outline's root does; a centred title
-        # block (a paper's title and authors) does not
+    if (
+        text_left is not None
+        and abs(title.lines[0].x0 - text_left) <= 6
+        and len(candidates) > len(front)
+        and len(front) == 1
+        and not centred
+    ):
+        # a lone title set flush with the text, like the headings under it (a web page or a note
+        # printed to PDF), heads the document, as its outline's root does; a centred title, or a
+        # title block with authors set as headings (a paper), does not
         front.remove(title)
     for c in front:
         candidates.remove(c)
