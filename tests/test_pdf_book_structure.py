@@ -333,3 +333,42 @@ def test_paper_with_unnumbered_headings_keeps_its_title_out(tmp_path: Path):
         (2, "Accuracy"),
         (1, "Conclusion"),
     ]
+
+
+def test_contents_listing_front_matter_flat_still_nests_a_sub_heading_by_its_face(tmp_path: Path):
+    # the contents sets "Trademarks" at the margin like "Notices", but the page sets it in the face
+    # of the "1.1" sections: it is a section of "Notices", as its bookmarks would have it
+    f = Flow()
+    _cover(f, authors=False)
+    contents = f.pages[-1]
+    f.new_page().heading("Notices", 22, before=0).para(8).heading("Trademarks", 14).para(5).new_page()
+    f.heading("Preface", 22, before=0).para(8).heading("Authors", 14).para(5)
+    f.heading("Comments welcome", 14).para(4).new_page()
+    entries = [("Notices", 3), ("Trademarks", 3), ("Preface", 4), ("Authors", 4), ("Comments welcome", 4)]
+    for number, title in ((1, "Introduction"), (2, "Planning")):
+        f.heading(f"Chapter {number}. {title}", 22, before=0).para(6)
+        f.heading(f"{number}.1 Scope", 14).para(6).heading(f"{number}.2 Terms", 14).para(6).new_page()
+        page = len(f.pages) - 1
+        entries += [(f"Chapter {number}. {title}", page), (f"{number}.1 Scope", page), (f"{number}.2 Terms", page)]
+    f.pages.pop()
+    contents.lines.append(Line("Contents", y=720, size=22, bold=True))
+    y = 680.0
+    for title, page in entries:
+        x = 90.0 if title[0].isdigit() else 72.0
+        contents.lines.append(Line(f"{title} " + ". " * 25 + str(page), x=x, y=y))
+        y -= 14
+    doc = parse(f.write(tmp_path / "flat-front.pdf"))
+    assert tree(doc) == [
+        (1, "Contents"),
+        (1, "Notices"),
+        (2, "Trademarks"),
+        (1, "Preface"),
+        (2, "Authors"),
+        (2, "Comments welcome"),
+        (1, "Chapter 1. Introduction"),
+        (2, "1.1 Scope"),
+        (2, "1.2 Terms"),
+        (1, "Chapter 2. Planning"),
+        (2, "2.1 Scope"),
+        (2, "2.2 Terms"),
+    ]

@@ -7,7 +7,7 @@ import re
 from collections import Counter
 
 from sectionrag.parsers._pdf_headings import ORDER, Candidate, numbering_order
-from sectionrag.parsers._pdf_toc import CONTENTS_TITLES, Contents
+from sectionrag.parsers._pdf_toc import CONTENTS_TITLES, Contents, TocEntry
 from sectionrag.parsers._pdfium import PdfLine
 from sectionrag.parsers._sections import Heading, normalize_title
 from sectionrag.parsers.headings import HeadingStyle, classify, normalize_for_match
@@ -383,6 +383,38 @@ def _below_contents(
     return out
 
 
+def _nest_by_face(located: list[TocEntry]) -> None:
+    """Move an unnumbered entry one level down when its heading is set like the level below.
+
+    A contents may list front matter flat (``Notices``, ``Trademarks``,
+    ``Preface``, ``Authors`` all at the margin) while the pages set
+    ``Trademarks`` in the face of the ``1.1`` sections, not in the face of
+    ``Notices`` and the chapters: it is a section of the entry above it.
+    """
+    faces = [(round(max(ln.size for ln in e.heading) * 2) / 2, e.heading[-1].bold) for e in located]
+    by_level: dict[int, Counter[tuple[float, bool]]] = {}
+    for e, face in zip(located, faces, strict=True):
+        by_level.setdefault(e.level, Counter())[face] += 1
+    parent: TocEntry | None = None
+    for e, face in zip(located, faces, strict=True):
+        own, deeper = by_level[e.level], by_level.get(e.level + 1)
+        style = classify(e.title)
+        numbered = style is not None and style.kind not in ("caps", "alpha")
+        if (
+            not numbered
+            and deeper
+            and parent is not None
+            and parent.level == e.level
+            and own.most_common(1)[0][0] != face
+            and deeper.most_common(1)[0][0] == face
+            and own[face] < 0.5 * sum(own.values())
+        ):
+            e.level += 1
+            continue
+        if own.most_common(1)[0][0] == face:
+            parent = e
+
+
 def apply_contents(
     candidates: list[Candidate], contents: Contents, pages: list[list[PdfLine]]
 ) -> list[Candidate]:
@@ -397,6 +429,7 @@ def apply_contents(
     located = contents.located
     if not located or len(located) < 0.5 * len(contents.entries):
         return candidates
+    _nest_by_face(located)
     owner: dict[int, Candidate] = {id(ln): c for c in candidates for ln in c.lines}
     removed: set[int] = set()
     added: list[Candidate] = []
