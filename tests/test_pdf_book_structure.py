@@ -349,7 +349,8 @@ def test_contents_listing_front_matter_flat_still_nests_a_sub_heading_by_its_fac
         f.heading(f"Chapter {number}. {title}", 22, before=0).para(6)
         f.heading(f"{number}.1 Scope", 14).para(6).heading(f"{number}.2 Terms", 14).para(6).new_page()
         page = len(f.pages) - 1
-        entries += [(f"Chapter {number}. {title}", page), (f"{number}.1 Scope", page), (f"{number}.2 Terms", page)]
+        entries += [(f"Chapter {number}. {title}", page)]
+        entries += [(f"{number}.1 Scope", page), (f"{number}.2 Terms", page)]
     f.pages.pop()
     contents.lines.append(Line("Contents", y=720, size=22, bold=True))
     y = 680.0

@@ -43,18 +43,17 @@ def split_title(candidates: list[Candidate], pages: list[list[PdfLine]], body: f
     if covers:
         # a cover or title page: every line of it set as a heading (title, subtitle, authors,
         # edition) is the title block, whatever its face
-        front = [
+        cover = [
             c
             for c in candidates
             if c.page in covers and c.toc_level is None and normalize_for_match(c.title) not in _FRONT_KEEP
         ]
-        if front:
-            title = max(front, key=lambda c: c.size)
-            for c in front:
+        if cover:
+            for c in cover:
                 candidates.remove(c)
                 for ln in c.lines:
                     ln.role = "title"
-            return title.title
+            return max(cover, key=lambda c: c.size).title
     first_page = pages[first_index]
     first_body = next(
         (
