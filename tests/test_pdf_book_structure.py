@@ -78,6 +78,32 @@ def test_chapter_label_above_its_title_is_one_section(tmp_path: Path):
     assert section(doc, "Chapter 2. Configuration").page_start == 2
 
 
+def test_chapter_label_over_a_title_wrapped_onto_two_lines_is_one_section(tmp_path: Path):
+    f = Flow().heading("Chapter 1", 18, before=0).heading("Getting Started", 24, before=12).para(6)
+    f.heading("1.1 Installing", 13).para(6).new_page()
+    f.heading("Chapter 2", 18, before=0, bold=False).heading("Mathematical Elements, Equations and", 24, before=12)
+    f.heading("Algorithms", 24, before=-6).para(6).heading("2.1 Matrices", 13).para(6)
+    doc = parse(f.write(tmp_path / "wrapped-chapter.pdf"))
+    assert tree(doc) == [
+        (1, "Chapter 1 Getting Started"),
+        (2, "1.1 Installing"),
+        (1, "Chapter 2 Mathematical Elements, Equations and Algorithms"),
+        (2, "2.1 Matrices"),
+    ]
+
+
+def test_title_breaking_before_an_acronym_is_one_title(tmp_path: Path):
+    f = Flow()
+    f.lines.append(Line("The widget bundle: Classes for submissions to IJDC and", x=90, y=700, size=16, bold=True))
+    f.lines.append(Line("IDCC", x=280, y=680, size=16, bold=True))
+    f.lines.append(Line("Alex Ball", x=280, y=650, size=11))
+    f.y = 620
+    f.heading("Introduction", 16).para(8).heading("Dependencies", 16).para(8)
+    doc = parse(f.write(tmp_path / "acronym.pdf"))
+    assert tree(doc) == [(1, "Introduction"), (1, "Dependencies")]
+    assert doc.metadata["title"] == "The widget bundle: Classes for submissions to IJDC and IDCC"
+
+
 def test_big_number_above_a_capitals_title_is_one_section(tmp_path: Path):
     f = Flow()
     for number, title in ((1, "INTRODUCTION"), (2, "EXAMPLES")):

@@ -78,6 +78,17 @@ def _is_label_only(text: str) -> bool:
     return style is not None and style.kind in ("part", "chapter", "appendix", "article") and not style.rest
 
 
+_CONNECTORS = frozenset(
+    "a an and as at by for from in into of on or the to via with & \u2013 \u2014 -".split()
+)
+
+
+def _runs_on(text: str) -> bool:
+    """Tell a line that cannot end a title: it breaks after a connecting word or a hyphen."""
+    words = text.split()
+    return bool(words) and (words[-1].lower() in _CONNECTORS or text.endswith(("-", ",")))
+
+
 _LABEL_WORDS = frozenset({"chapter", "part", "appendix", "book", "lecture", "lesson", "unit"})
 
 
@@ -139,7 +150,10 @@ def find_headings(pages: list[list[PdfLine]], body: float) -> list[Candidate]:
             j = i + 1
             while j < len(lines) and len(group) < 8:
                 nxt = lines[j]
-                same_style = abs(nxt.size - ln.size) < 0.6 and nxt.bold == ln.bold and nxt.italic == ln.italic
+                last = group[-1]  # a title wrapped under a label line continues in the title's face
+                same_style = (
+                    abs(nxt.size - last.size) < 0.6 and nxt.bold == last.bold and nxt.italic == last.italic
+                )
                 label_word = _is_label_word(group[0].text)
                 label_first = (
                     len(group) == 1
@@ -149,7 +163,8 @@ def find_headings(pages: list[list[PdfLine]], body: float) -> list[Candidate]:
                         or (_bare_number(group[0].text) is not None and ln.size >= 1.4 * body)
                     )
                 ) or (len(group) == 2 and label_word and _bare_number(group[1].text) is not None)
-                reach = (4.0 if label_first else 1.2) * max(ln.size, body)
+                # a wrapped line follows the line above it at that line's leading
+                reach = 4.0 * max(ln.size, body) if label_first else 1.2 * max(group[-1].size, body)
                 close = 0 <= nxt.top - group[-1].bottom < reach
                 if nxt.role == "table" or not close:
                     break
@@ -165,17 +180,21 @@ def find_headings(pages: list[list[PdfLine]], body: float) -> list[Candidate]:
                     j += 1
                     continue
                 words = sum(len(g.text.split()) for g in group) + len(nxt.text.split())
-                wrapped = group[-1].x1 - group[-1].x0 >= 0.35 * text_width or ln.size >= 1.3 * body
+                wrapped = last.x1 - last.x0 >= 0.35 * text_width or last.size >= 1.3 * body
                 # short lines of one style stacked flush under each other: one heading set line by line
                 stack = (
-                    nxt.font == ln.font
+                    nxt.font == last.font
                     and all(len(g.text.split()) <= 5 for g in (*group, nxt))
-                    and abs(nxt.x0 - group[-1].x0) < 2
-                    and 0 <= nxt.top - group[-1].bottom < 0.5 * ln.size
+                    and abs(nxt.x0 - last.x0) < 2
+                    and 0 <= nxt.top - last.bottom < 0.5 * last.size
                 )
                 if not stack and len(group) >= 3:
                     break
-                case_change = is_all_caps(group[-1].text) != is_all_caps(nxt.text)  # a run-in caps head
+                # a run-in capitals head over its text changes case; a title that breaks after "and"
+                # before an acronym ("Classes for IJDC and" / "IDCC") does not end there
+                case_change = is_all_caps(group[-1].text) != is_all_caps(nxt.text) and not _runs_on(
+                    group[-1].text
+                )
                 if (
                     same_style
                     and (wrapped or stack)

@@ -79,7 +79,7 @@ def split_title(candidates: list[Candidate], pages: list[list[PdfLine]], body: f
         # author's name over an affiliation), is still part of the title block
         over_short = (
             after < first_body
-            and not any(o.index == after for o in candidates)
+            and not any(o.page == first_index and o.index == after for o in candidates)
             and len(first_page[after].text.split()) < 8
         )
         if any(style(o) == style(c) for o in later) and not over_short:

@@ -40,7 +40,8 @@ class PdfLine:
             capitals keep the size of their capitals).
         bold: At least two of those three characters use a bold face.
         italic: At least two of them use an italic face.
-        font: Name of the first character's font.
+        font: Name of the line's font: that of its middle and last characters when
+            they share one, else that of its first.
         page: 0-based page index.
         row: Index of the visual row on the page (pieces of one row share it).
         role: ``body``, ``furniture`` (header, footer, page number), ``heading`` or ``table``.
@@ -203,8 +204,10 @@ def extract_page_lines(page: Any, page_index: int, *, gap_em: float = 1.6) -> li
                 font, bold, italic = fonts.info(tp, i0)
                 if i1 > i0:
                     im = _middle_char(piece, a)
-                    _, bold_mid, italic_mid = fonts.info(tp, im)
-                    _, bold_last, italic_last = fonts.info(tp, i1)
+                    font_mid, bold_mid, italic_mid = fonts.info(tp, im)
+                    font_last, bold_last, italic_last = fonts.info(tp, i1)
+                    if font_mid == font_last:
+                        font = font_mid  # a line number or a bullet in another face leads the line
                     sizes = sorted(
                         (
                             psize,
