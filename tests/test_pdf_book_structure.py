@@ -81,7 +81,8 @@ def test_chapter_label_above_its_title_is_one_section(tmp_path: Path):
 def test_chapter_label_over_a_title_wrapped_onto_two_lines_is_one_section(tmp_path: Path):
     f = Flow().heading("Chapter 1", 18, before=0).heading("Getting Started", 24, before=12).para(6)
     f.heading("1.1 Installing", 13).para(6).new_page()
-    f.heading("Chapter 2", 18, before=0, bold=False).heading("Mathematical Elements, Equations and", 24, before=12)
+    f.heading("Chapter 2", 18, before=0, bold=False)
+    f.heading("Mathematical Elements, Equations and", 24, before=12)
     f.heading("Algorithms", 24, before=-6).para(6).heading("2.1 Matrices", 13).para(6)
     doc = parse(f.write(tmp_path / "wrapped-chapter.pdf"))
     assert tree(doc) == [
@@ -94,7 +95,8 @@ def test_chapter_label_over_a_title_wrapped_onto_two_lines_is_one_section(tmp_pa
 
 def test_title_breaking_before_an_acronym_is_one_title(tmp_path: Path):
     f = Flow()
-    f.lines.append(Line("The widget bundle: Classes for submissions to IJDC and", x=90, y=700, size=16, bold=True))
+    title = "The widget bundle: Classes for submissions to IJDC and"
+    f.lines.append(Line(title, x=90, y=700, size=16, bold=True))
     f.lines.append(Line("IDCC", x=280, y=680, size=16, bold=True))
     f.lines.append(Line("Alex Ball", x=280, y=650, size=11))
     f.y = 620
@@ -399,3 +401,18 @@ def test_contents_listing_front_matter_flat_still_nests_a_sub_heading_by_its_fac
         (2, "2.1 Scope"),
         (2, "2.2 Terms"),
     ]
+
+
+def test_running_heads_with_their_folio_are_furniture_not_sections(tmp_path: Path):
+    # a journal's running heads, larger than the text and in italics: the author's name after the
+    # folio on even pages, the short title before it on odd pages
+    f = Flow()
+    for title in ("1 Introduction", "2 Methods", "3 Results", "4 Discussion"):
+        f.heading(title, 12).para(30).para(30)
+    for number, page in enumerate(f.pages, start=1):
+        head = f"{number} K. T. Smith" if number % 2 == 0 else f"A guide for authors {number}"
+        page.lines.append(Line(head, x=72 if number % 2 == 0 else 400, y=770, size=12, italic=True))
+    doc = parse(f.write(tmp_path / "heads.pdf"))
+    assert len(f.pages) >= 6
+    assert tree(doc) == [(1, "1 Introduction"), (1, "2 Methods"), (1, "3 Results"), (1, "4 Discussion")]
+    assert "K. T. Smith" not in doc.text

@@ -16,14 +16,16 @@ _PAGE_NUMBER = re.compile(
     re.IGNORECASE,
 )
 _DIGITS = re.compile(r"\d+")
+_FOLIO_EDGE = re.compile(r"^\d{1,4}\s+|\s+\d{1,4}$")
 
 
 def mark_furniture(pages_lines: list[list[PdfLine]]) -> None:
     """Mark running headers, footers and page numbers (``role = "furniture"``).
 
     Only lines in the top or bottom band of a page are considered: a page
-    number there, or a line whose text (digits ignored) recurs in the same
-    band on at least three pages (a quarter of the pages for larger text).
+    number there, or a line whose text recurs in the same band on at least
+    three pages (digits ignored in plain text; in larger or bold text only a
+    page number at either end is).
     """
     zone: list[list[tuple[PdfLine, bool]]] = []
     for lines in pages_lines:
@@ -41,9 +43,14 @@ def mark_furniture(pages_lines: list[list[PdfLine]]) -> None:
     body = sizes.most_common(1)[0][0] if sizes else 10
 
     def signature(ln: PdfLine, top: bool) -> str:
-        # heading-like text must repeat exactly; plain text may differ in its numbers
+        # heading-like text must repeat exactly, but for a folio at either end ("2 K. T. Smith",
+        # "Guide for authors 3"); plain text may differ in all its numbers
         plain = round(ln.size) <= body and not ln.bold
-        text = _DIGITS.sub("#", ln.text) if plain else ln.text
+        if plain:
+            text = _DIGITS.sub("#", ln.text)
+        else:
+            bare = _FOLIO_EDGE.sub("", ln.text)
+            text = f"#{bare}" if bare != ln.text and len(bare.split()) >= 2 else ln.text
         return f"{'t' if top else 'b'}|{round(ln.size)}|{' '.join(text.split())}"
 
     counts: Counter[str] = Counter()

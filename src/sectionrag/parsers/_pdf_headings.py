@@ -79,7 +79,8 @@ def _is_label_only(text: str) -> bool:
 
 
 _CONNECTORS = frozenset(
-    "a an and as at by for from in into of on or the to via with & \u2013 \u2014 -".split()
+    {"a", "an", "and", "as", "at", "by", "for", "from", "in", "into", "of", "on", "or", "the", "to"}
+    | {"via", "with", "&", "\u2013", "\u2014", "-"}
 )
 
 

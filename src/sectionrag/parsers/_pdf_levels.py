@@ -67,6 +67,7 @@ def split_title(candidates: list[Candidate], pages: list[list[PdfLine]], body: f
     def style(c: Candidate) -> tuple[float, bool]:
         return (round(c.size * 2) / 2, c.bold)
 
+    largest = max(c.size for c in candidates)
     front: list[Candidate] = []
     for k, c in enumerate(candidates):
         if c.page != first_index or c.index >= first_body or c.numbered:
@@ -82,7 +83,11 @@ def split_title(candidates: list[Candidate], pages: list[list[PdfLine]], body: f
             and not any(o.page == first_index and o.index == after for o in candidates)
             and len(first_page[after].text.split()) < 8
         )
-        if any(style(o) == style(c) for o in later) and not over_short:
+        # the document's first and largest heading, over anything but a paragraph (authors, a
+        # date), is its title even when a later heading (a sample in a figure) shares its face
+        leads_prose = after < len(first_page) and len(first_page[after].text.split()) >= 8
+        title_face = k == 0 and c.size >= largest and not leads_prose
+        if any(style(o) == style(c) for o in later) and not over_short and not title_face:
             break
         front.append(c)
     if not front:
