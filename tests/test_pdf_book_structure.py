@@ -416,3 +416,21 @@ def test_running_heads_with_their_folio_are_furniture_not_sections(tmp_path: Pat
     assert len(f.pages) >= 6
     assert tree(doc) == [(1, "1 Introduction"), (1, "2 Methods"), (1, "3 Results"), (1, "4 Discussion")]
     assert "K. T. Smith" not in doc.text
+
+
+def test_line_numbers_in_the_margin_are_furniture_but_a_tables_numbers_are_not():
+    from sectionrag.parsers._pdf_furniture import mark_line_numbers
+    from sectionrag.parsers._pdfium import PdfLine
+
+    def line(text: str, x0: float, x1: float, top: float) -> PdfLine:
+        return PdfLine(text, x0, x1, top, top + 9, 9.0, False, False, "Times", 0)
+
+    prose = "widgets were sampled across the region"
+    lines = [line(prose, 90, 500, 100 + 12 * k) for k in range(8)]
+    margin = [line(str(20 + k), 40, 46, 100 + 12 * k) for k in range(8)]
+    # a ranked table inside the text block: its first column is numbers too
+    table = [line(str(k), 92, 98, 300 + 12 * k) for k in range(1, 7)]
+    mark_line_numbers(lines + margin + table)
+    assert {ln.role for ln in margin} == {"furniture"}
+    assert {ln.role for ln in table} == {"body"}
+    assert {ln.role for ln in lines} == {"body"}

@@ -8,7 +8,7 @@ from collections import Counter
 
 from sectionrag.parsers._pdfium import PdfLine
 
-__all__ = ["mark_furniture"]
+__all__ = ["mark_furniture", "mark_line_numbers"]
 
 _PAGE_NUMBER = re.compile(
     r"^(?:page\s+)?[-\u2013\u2014(\[]?\s*(?:\d{1,4}|[ivxlcdm]{1,7})\s*[-\u2013\u2014)\]]?"
@@ -16,6 +16,7 @@ _PAGE_NUMBER = re.compile(
     re.IGNORECASE,
 )
 _DIGITS = re.compile(r"\d+")
+_LINE_NUMBER = re.compile(r"^\d{1,5}$")
 _FOLIO_EDGE = re.compile(r"^\d{1,4}\s+|\s+\d{1,4}$")
 
 
@@ -118,3 +119,34 @@ def _is_page_number(ln: PdfLine, body: float) -> bool:
         return False  # a chapter's number set large over its title is not a folio
     roman_letters = ln.text.strip().isalpha()
     return not (roman_letters and (ln.bold or ln.size >= 1.2 * body))
+
+
+def mark_line_numbers(lines: list[PdfLine]) -> None:
+    """Mark a column of line numbers in a page's margin as furniture.
+
+    Manuscripts and specifications number their lines in the margin (``15``,
+    ``16``, ``17`` beside the text): each number shares its row with a line of
+    text, which would otherwise read as a table row of two cells. A column of
+    five or more bare numbers, counting up mostly one by one down the page
+    and standing wholly left of every line of prose, is such a margin;
+    numbers inside the text block (a table's first column) and a contents
+    page's page numbers (at the right, and jumping) are left alone.
+    """
+    numbers = [ln for ln in lines if _LINE_NUMBER.match(ln.text)]
+    if len(numbers) < 5:
+        return
+    # prose lines, less those that pdfium ran on from a line number ("22 . If you exceed ...")
+    prose = [ln for ln in lines if len(ln.text.split()) >= 5 and not ln.text.split()[0].isdigit()]
+    if not prose:
+        return
+    text_left = min(ln.x0 for ln in prose)
+    margin = sorted((ln for ln in numbers if ln.x1 < text_left), key=lambda ln: ln.top)
+    if len(margin) >= 5:
+        values = [int(ln.text) for ln in margin]
+        steps = [b - a for a, b in itertools.pairwise(values)]
+        # line numbers count up one by one (a contents page's page numbers jump)
+        if sum(1 for d in steps if d > 0) >= 0.8 * len(steps) and sum(
+            1 for d in steps if d == 1
+        ) >= 0.6 * len(steps):
+            for ln in margin:
+                ln.role = "furniture"
