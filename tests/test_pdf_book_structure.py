@@ -434,3 +434,15 @@ def test_line_numbers_in_the_margin_are_furniture_but_a_tables_numbers_are_not()
     assert {ln.role for ln in margin} == {"furniture"}
     assert {ln.role for ln in table} == {"body"}
     assert {ln.role for ln in lines} == {"body"}
+
+
+def test_paper_title_flush_left_over_numbered_sections_is_not_their_parent(tmp_path: Path):
+    f = Flow()
+    f.lines.append(Line("Template demonstrating the widget bibstyle", x=72, y=720, size=24))
+    f.lines.append(Line("David Wierichs and Johannes Meyer", x=72, y=690, size=11))
+    f.lines.append(Line("Institute for Theoretical Widgets, University of Cologne", x=72, y=674, size=9))
+    f.y = 640
+    f.heading("1 Overview", 14, bold=False).para(8).heading("2 Articles", 14, bold=False).para(8)
+    f.heading("2.1 Journals", 12, bold=False).para(8).heading("3 Books", 14, bold=False).para(8)
+    doc = parse(f.write(tmp_path / "flush-numbered.pdf"))
+    assert tree(doc) == [(1, "1 Overview"), (1, "2 Articles"), (2, "2.1 Journals"), (1, "3 Books")]

@@ -100,16 +100,20 @@ def split_title(candidates: list[Candidate], pages: list[list[PdfLine]], body: f
     centred = text_right is not None and all(
         abs((ln.x0 - text_left) - (text_right - ln.x1)) < 6 for ln in title.lines if text_left is not None
     )
+    # sections numbered from the top ("1 Overview", "Chapter 2") are the document's top level
+    numbered_top = any(c.numbered and c.order <= ORDER["roman"] + 1 for c in candidates)
     if (
         text_left is not None
         and abs(title.lines[0].x0 - text_left) <= 6
         and len(candidates) > len(front)
         and len(front) == 1
         and not centred
+        and not numbered_top
     ):
-        # a lone title set flush with the text, like the headings under it (a web page or a note
-        # printed to PDF), heads the document, as its outline's root does; a centred title, or a
-        # title block with authors set as headings (a paper), does not
+        # a lone title set flush with the text, like the unnumbered headings under it (a web page
+        # or a note printed to PDF), heads the document, as its outline's root does; a centred
+        # title, a title block with authors set as headings, or a title over sections numbered
+        # from 1 (a paper) does not
         front.remove(title)
     for c in front:
         candidates.remove(c)
