@@ -260,15 +260,16 @@ _DATE = re.compile(
 
 
 _PRIVATE_USE = re.compile("[\ue000-\uf8ff]")
+_NON_WORD = re.compile(r"[^\w\s]")  # no letter, digit, underscore or space: where symbols are
 
 
 def _is_mathy(text: str) -> bool:
     """Tell formula fragments: private-use glyphs, or few letters among symbols."""
     if _PRIVATE_USE.search(text):
         return True
-    visible = [ch for ch in text if not ch.isspace()]
-    letters = sum(1 for ch in visible if ch.isalpha())
-    symbols = sum(1 for ch in visible if not ch.isalnum() and unicodedata.category(ch) == "Sm")
+    visible = "".join(text.split())
+    letters = sum(map(str.isalpha, visible))
+    symbols = sum(1 for ch in _NON_WORD.findall(visible) if unicodedata.category(ch) == "Sm")
     return symbols >= 2 or letters < 0.5 * len(visible)
 
 
@@ -407,7 +408,7 @@ def _is_heading_line(
         return False
     style = classify(text)
     numbered = style is not None and style.kind not in ("caps", "alpha")
-    letters = sum(1 for c in text if c.isalpha())
+    letters = sum(map(str.isalpha, text))
     index_letter = len(text) == 1 and "A" <= text <= "Z" and (ln.bold or ln.size >= 1.12 * body)
     # a chapter's number set large over its title ("1" over "INTRODUCTION"); kept only when merged
     display_number = letters == 0 and _bare_number(text) is not None and ln.size >= 1.4 * body

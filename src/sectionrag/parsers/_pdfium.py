@@ -201,24 +201,25 @@ def extract_page_lines(page: Any, page_index: int, *, gap_em: float = 1.6) -> li
                 # size and weight by the majority of three samples (first, middle, last character):
                 # a large marginal glyph ("NOTE") or a last word in code type does not restyle a line
                 psize = size if a == start else (raw.FPDFText_GetFontSize(tp, i0) * scale or size)
-                font, bold, italic = fonts.info(tp, i0)
+                first = fonts.info(tp, i0)
+                font, bold, italic = first
                 if i1 > i0:
-                    im = _middle_char(piece, a)
-                    font_mid, bold_mid, italic_mid = fonts.info(tp, im)
-                    font_last, bold_last, italic_last = fonts.info(tp, i1)
-                    if font_mid == font_last:
-                        font = font_mid  # a line number or a bullet in another face leads the line
-                    sizes = sorted(
-                        (
-                            psize,
-                            raw.FPDFText_GetFontSize(tp, im) * scale or psize,
-                            raw.FPDFText_GetFontSize(tp, i1) * scale or psize,
-                        )
-                    )
-                    # faked small capitals ("S" then "TOCK" a size smaller) keep the capitals' size
-                    psize = sizes[2] if is_all_caps(stripped) else sizes[1]
-                    bold = bold + bold_mid + bold_last >= 2
-                    italic = italic + italic_mid + italic_last >= 2
+                    last = fonts.info(tp, i1)
+                    size_last = raw.FPDFText_GetFontSize(tp, i1) * scale or psize
+                    capitals = is_all_caps(stripped)
+                    # when the first and last characters agree, the middle one cannot outvote them
+                    # (capitals excepted: their size is the largest of the three)
+                    if last != first or size_last != psize or capitals:
+                        im = _middle_char(piece, a)
+                        font_mid, bold_mid, italic_mid = fonts.info(tp, im)
+                        font_last, bold_last, italic_last = last
+                        if font_mid == font_last:
+                            font = font_mid  # a line number or a bullet in another face leads the line
+                        sizes = sorted((psize, raw.FPDFText_GetFontSize(tp, im) * scale or psize, size_last))
+                        # faked small capitals ("S" then "TOCK" a size smaller) keep the capitals' size
+                        psize = sizes[2] if capitals else sizes[1]
+                        bold = bold + bold_mid + bold_last >= 2
+                        italic = italic + italic_mid + italic_last >= 2
                 lines.append(
                     PdfLine(
                         text=stripped,
