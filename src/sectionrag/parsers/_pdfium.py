@@ -201,18 +201,18 @@ def extract_page_lines(page: Any, page_index: int, *, gap_em: float = 1.6) -> li
                 # size and weight by the majority of three samples (first, middle, last character):
                 # a large marginal glyph ("NOTE") or a last word in code type does not restyle a line
                 psize = size if a == start else (raw.FPDFText_GetFontSize(tp, i0) * scale or size)
-                first = fonts.info(tp, i0)
-                font, bold, italic = first
+                head = fonts.info(tp, i0)
+                font, bold, italic = head
                 if i1 > i0:
-                    last = fonts.info(tp, i1)
+                    tail = fonts.info(tp, i1)
                     size_last = raw.FPDFText_GetFontSize(tp, i1) * scale or psize
                     capitals = is_all_caps(stripped)
                     # when the first and last characters agree, the middle one cannot outvote them
                     # (capitals excepted: their size is the largest of the three)
-                    if last != first or size_last != psize or capitals:
+                    if tail != head or size_last != psize or capitals:
                         im = _middle_char(piece, a)
                         font_mid, bold_mid, italic_mid = fonts.info(tp, im)
-                        font_last, bold_last, italic_last = last
+                        font_last, bold_last, italic_last = tail
                         if font_mid == font_last:
                             font = font_mid  # a line number or a bullet in another face leads the line
                         sizes = sorted((psize, raw.FPDFText_GetFontSize(tp, im) * scale or psize, size_last))
