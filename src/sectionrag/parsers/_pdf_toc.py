@@ -346,20 +346,36 @@ def _matches(target: str, text: str) -> bool:
     return len(short) >= 12 and SequenceMatcher(None, target, text).ratio() >= 0.92
 
 
+@dataclass(frozen=True, slots=True)
+class _Target:
+    """What an entry's heading must print, worked out once per entry."""
+
+    norm: str
+    label: tuple[str, str] | None
+    label_only: bool
+    word: str
+
+    @classmethod
+    def of(cls, title: str) -> _Target:
+        style = classify(title)
+        label_only = style is not None and bool(style.label) and not style.rest
+        word = title.split()[0].lower() if label_only else ""
+        return cls(normalize_for_match(title), _label(title), label_only, word)
+
+
 def _find_on_page(
-    entry: TocEntry, lines: list[PdfLine], norms: list[str], start: int = 0
+    entry: TocEntry, lines: list[PdfLine], norms: list[str], start: int = 0, key: _Target | None = None
 ) -> tuple[int, int] | None:
     """Return ``(index, count)`` of the lines on a page that print the entry's title.
 
     ``norms`` holds each line's normalised text, or ``""`` for a line that
-    cannot be a heading (a table cell, a piece of a row with others).
+    cannot be a heading (a table cell, a piece of a row with others); ``key``
+    is the entry's :class:`_Target` when the caller has it.
     """
-    target = normalize_for_match(entry.title)
+    if key is None:
+        key = _Target.of(entry.title)
+    target, label, label_only, word = key.norm, key.label, key.label_only, key.word
     head = target[:6]
-    label = _label(entry.title)
-    style = classify(entry.title)
-    label_only = style is not None and bool(style.label) and not style.rest
-    word = entry.title.split()[0].lower() if label_only else ""
     for i in range(start, len(lines)):
         first = lines[i]
         first_norm = norms[i]
@@ -413,13 +429,14 @@ def _locate(entries: list[TocEntry], pages: list[list[PdfLine]], body: float) ->
             ]
         return cache[p, strict]
 
+    keys = {id(e): _Target.of(e.title) for e in entries}
     offsets: Counter[int] = Counter()
     for e in entries:
         if e.page is None:
             continue
         for delta in range(-2, 40):
             p = e.page - 1 + delta
-            if 0 <= p < n and _find_on_page(e, pages[p], norms(p, True)) is not None:
+            if 0 <= p < n and _find_on_page(e, pages[p], norms(p, True), key=keys[id(e)]) is not None:
                 offsets[delta] += 1
                 break
     order = [d for d, _ in offsets.most_common()] or [0]
@@ -439,7 +456,8 @@ def _locate(entries: list[TocEntry], pages: list[list[PdfLine]], body: float) ->
             for p in dict.fromkeys(tries):
                 if not 0 <= p < n or p < last_page:
                     continue
-                found = _find_on_page(e, pages[p], norms(p, strict), last_index + 1 if p == last_page else 0)
+                start = last_index + 1 if p == last_page else 0
+                found = _find_on_page(e, pages[p], norms(p, strict), start, keys[id(e)])
                 if found is not None:
                     i, count = found
                     e.heading = pages[p][i : i + count]
