@@ -32,9 +32,14 @@ _FRONT_KEEP = frozenset(
 def split_title(candidates: list[Candidate], pages: list[list[PdfLine]], body: float) -> str | None:
     """Take the title block of page 1 (title, authors) out of the headings; return the title.
 
-    The title block is the run of unnumbered page-1 headings before the first
-    body paragraph, the first numbered heading, the first usual front heading
-    (``Abstract``, ``Contents`` ...) and the first heading whose style recurs later.
+    On a cover or title page (no paragraph of text) every heading is the title
+    block. Otherwise the title block is the run of unnumbered page-1 headings
+    before the first body paragraph, the first numbered heading, the first
+    usual front heading (``Abstract``, ``Contents`` ...) and the first heading
+    whose style recurs later (unless short lines such as affiliations follow
+    it, or it is the document's first and largest line and no paragraph
+    follows it). A lone title flush with the text over unnumbered headings
+    stays a heading: it heads the document, as a web page's title does.
     """
     first_index = next((i for i, lines in enumerate(pages) if lines), None)
     if first_index is None or not candidates:
