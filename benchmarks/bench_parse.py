@@ -8,7 +8,8 @@ For each PDF, in one run: pages per second for
 * ``pdfplumber``: ``page.extract_text()`` for every page,
 * ``pypdfium2``: ``get_textpage().get_text_range()`` for every page (plain text only).
 
-The test PDFs in ``tests/data/pdf`` are used, plus a generated 600-page report.
+The test PDFs in ``tests/data/pdf`` and ``tests/data/sec`` are used, plus a
+generated 600-page report.
 
 Usage: python benchmarks/bench_parse.py [PDF ...] [--repeat N] [--skip-pdfplumber-over PAGES]
 """
@@ -89,6 +90,7 @@ def main(argv: list[str] | None = None) -> int:
         if not files:
             files = sorted((ROOT / "tests" / "data" / "pdf").glob("*.pdf"))
             files = [f for f in files if f.name != "encrypted.pdf"]
+            files += sorted((ROOT / "tests" / "data" / "sec").glob("*.pdf"))
             pages, outline = report(600)
             files.append(write_pdf(Path(tmp) / "generated-report-600.pdf", pages, outline))
         print(

@@ -10,6 +10,7 @@ import sectionrag
 from sectionrag import ConfigError, Document, Section
 from sectionrag.chunkers.paragraph import ParagraphChunker
 from sectionrag.eval.metrics import chunk_stats
+from sectionrag.parsers.markdown import MarkdownParser
 from sectionrag.testing import HashEmbedder
 from sectionrag.tokenizers import WordTokenizer
 
@@ -106,7 +107,9 @@ def test_fallback_still_cuts_at_section_starts() -> None:
 def test_contextual_header_is_embedded_and_counted() -> None:
     doc = markdown_doc()
     size = 12
-    chunks = sectionrag.chunker("section", inner="sentence", size=size, contextual_header=True).chunk(doc)
+    chunks = sectionrag.chunker(
+        "section", inner="sentence", size=size, contextual_header=True, document_title=False
+    ).chunk(doc)
     tok = WordTokenizer()
     for c in chunks:
         if c.section_path:
@@ -114,6 +117,29 @@ def test_contextual_header_is_embedded_and_counted() -> None:
             assert c.embed_text == f"{c.context}\n{c.text}"
         assert c.token_count == tok.count_tokens(c.embed_text) <= size
         assert doc.text[c.start : c.end] == c.text
+
+
+def test_document_title_leads_the_header() -> None:
+    text = "# Revenue\n\nSales grew by a third.\n\n# Costs\n\nCosts fell.\n"
+    doc = MarkdownParser().parse_text(text, source="reports/2023_Q3_ACME-10q.md")
+    chunks = sectionrag.chunker("section", inner="sentence", size=50, min_chunks=0).chunk(doc)
+    assert [c.context for c in chunks] == ["2023 Q3 ACME 10q > Revenue", "2023 Q3 ACME 10q > Costs"]
+    assert all(c.embed_text == f"{c.context}\n{c.text}" for c in chunks)
+    plain = sectionrag.chunker("section", inner="sentence", size=50, min_chunks=0, document_title=False)
+    assert [c.context for c in plain.chunk(doc)] == ["Revenue", "Costs"]
+    memory = MarkdownParser().parse_text(text)  # source "<memory>": no name to add
+    assert [
+        c.context for c in sectionrag.chunker("section", min_chunks=0, inner="sentence").chunk(memory)
+    ] == [
+        "Revenue",
+        "Costs",
+    ]
+    flat = Document.create("One sentence here. Another one there.", source="notes/call_log.txt")
+    assert {c.context for c in sectionrag.chunker("section", inner="sentence", size=5).chunk(flat)} == {
+        "call log"
+    }
+    with pytest.raises(TypeError, match="document_title must be a bool"):
+        sectionrag.chunker("section", document_title="yes")
 
 
 def test_a_header_that_would_crowd_out_the_text_is_dropped() -> None:
@@ -133,7 +159,7 @@ def test_inner_instance_and_parameters() -> None:
         sectionrag.chunker("section", inner=inner, pack=True)
     with pytest.raises(ConfigError, match="invalid parameters for inner"):
         sectionrag.chunker("section", inner="paragraph", threshold=0.3)
-    with pytest.raises(ConfigError):
+    with pytest.raises(TypeError):  # a wrong type is a TypeError, as from the class itself
         sectionrag.chunker("section", inner=object())
 
 

@@ -81,7 +81,7 @@ def test_bad_parameters_are_config_errors(name: str, params: dict[str, Any], mat
 def test_wrong_types_are_type_errors() -> None:
     with pytest.raises(TypeError):
         sectionrag.chunker("fixed").chunk("not a document")  # type: ignore[arg-type]
-    with pytest.raises(ConfigError, match="tokenizer must have count_tokens"):
+    with pytest.raises(TypeError, match="tokenizer must have count_tokens"):
         sectionrag.chunker("fixed", tokenizer=object())
 
 

@@ -51,7 +51,7 @@ def test_index_json_counts(tmp_path: Path, capsys: pytest.CaptureFixture[str], m
     )
     report = json.loads(out)
     assert code == 0
-    assert set(report) == {"added", "updated", "unchanged", "deleted", "failed", "chunks"}
+    assert set(report) == {"added", "updated", "unchanged", "deleted", "failed", "warnings", "chunks"}
     assert report["added"] == 2 and report["failed"] == [] and report["chunks"] > 10
     # the second run skips both documents
     code, out, _ = _run(capsys, "index", str(EXAMPLES), "--db", str(tmp_path), "--json")

@@ -63,7 +63,7 @@ def test_json_output_has_metrics_and_per_query_results(
     out = json.loads(capsys.readouterr().out)
     assert code == 0
     assert fake_db["opened"] == [("somewhere", "c1")]
-    assert out["k"] == 2 and out["mode"] == "vector" and out["collection"] == "c1"
+    assert out["k"] == 2 and out["mode"] == "hybrid" and out["collection"] == "c1"
     assert out["metrics"]["queries"] == 3
     assert out["metrics"]["hit@2"] == pytest.approx(2 / 3)
     assert [q["id"] for q in out["queries"]] == ["cats", "rivers", "nothing"]

@@ -13,7 +13,7 @@ import sectionrag
 from _chat_server import ChatServer
 from sectionrag.cli import main
 from sectionrag.enrich import ExtractiveEnricher, LLMEnricher, OpenAICompatibleLLM
-from sectionrag.errors import FilterError
+from sectionrag.errors import ConfigError, FilterError
 from sectionrag.pipeline import Pipeline
 from sectionrag.protocols import VectorStore
 from sectionrag.stores import InMemoryStore, LanceDBStore
@@ -241,15 +241,17 @@ def test_changed_enricher_settings_reindex_and_same_settings_skip(tmp_path: Path
     store = LanceDBStore(tmp_path / "db", collection="c")
     emb = HashEmbedder()
 
-    def ingest(enricher: Any) -> Any:
+    def ingest(enricher: Any, rechunk: bool = False) -> Any:
         pipe = Pipeline(
             chunker=sectionrag.chunker("section", tokenizer=emb), embedder=emb, store=store, enricher=enricher
         )
-        return pipe.ingest([REPORT])
+        return pipe.ingest([REPORT], rechunk=rechunk)
 
     assert len(ingest(ExtractiveEnricher()).added) == 1
     assert len(ingest(ExtractiveEnricher()).unchanged) == 1
-    again = ingest(ExtractiveEnricher(keywords=3))
+    with pytest.raises(ConfigError, match=r"enricher.keywords: 5 -> 3.*rechunk=True"):
+        ingest(ExtractiveEnricher(keywords=3))
+    again = ingest(ExtractiveEnricher(keywords=3), rechunk=True)
     assert len(again.reconfigured) == 1
     assert all(
         len(h.metadata["keywords"]) <= 3 for h in store.search(query_text="revenue", k=50, mode="text")

@@ -500,7 +500,7 @@ def test_report_json_lets_anyone_recompute_the_metrics() -> None:
     emb = CountingEmbedder()
     report = evaluate(tiny_index(emb), QUERIES, embedder=emb, k=3)
     data = json.loads(json.dumps(report.to_dict()))
-    assert data["k"] == 3 and data["mode"] == "vector"
+    assert data["k"] == 3 and data["mode"] == "hybrid"  # the default mode
     assert set(data["metrics"]) == {
         "recall@3",
         "hit@3",

@@ -13,14 +13,14 @@ from sectionrag.cli import main
 from sectionrag.stores import LanceDBStore
 from sectionrag.testing import HashEmbedder
 
-KEYS = {"added", "updated", "unchanged", "deleted", "failed", "chunks"}
+KEYS = {"added", "updated", "unchanged", "deleted", "failed", "warnings", "chunks"}
 
 
 @pytest.fixture(autouse=True)
 def hash_embedder(monkeypatch: pytest.MonkeyPatch, clean_registry: None) -> HashEmbedder:
     """New collections get a HashEmbedder; existing ones find it again by its recorded name."""
     emb = HashEmbedder()
-    monkeypatch.setattr("sectionrag.cli.index.resolve_embedder", lambda requested: emb)
+    monkeypatch.setattr("sectionrag.cli.index.resolve_embedder", lambda requested, **_: emb)
     sectionrag.register("embedder", emb.name, lambda: emb, replace=True)
     return emb
 
@@ -48,7 +48,8 @@ def test_sync_json_reports_each_kind_of_change(tmp_path: Path, capsys: pytest.Ca
     assert first["failed"] == [] and first["chunks"] >= 4
 
     code, out, _ = _index(capsys, str(docs), "--db", db, "--sync", "--json")
-    assert code == 0 and json.loads(out) == {**dict.fromkeys(KEYS, 0), "unchanged": 3, "failed": []}
+    empty: dict[str, Any] = {"failed": [], "warnings": []}
+    assert code == 0 and json.loads(out) == {**dict.fromkeys(KEYS, 0), "unchanged": 3, **empty}
 
     (docs / "a.md").write_text("# A\n\nApples grow on trees.\n\nPlums do too.\n", encoding="utf-8")
     (docs / "c.txt").unlink()
@@ -59,6 +60,7 @@ def test_sync_json_reports_each_kind_of_change(tmp_path: Path, capsys: pytest.Ca
         "unchanged": 1,
         "deleted": 1,
         "failed": [],
+        "warnings": [],
         "chunks": 2,
     }
     assert sorted(Path(d.source).name for d in LanceDBStore(db).documents()) == ["a.md", "b.md"]
@@ -87,6 +89,8 @@ def test_a_new_chunk_size_is_announced(tmp_path: Path, capsys: pytest.CaptureFix
     docs, db = _docs(tmp_path / "docs"), str(tmp_path / "db")
     assert _index(capsys, str(docs), "--db", db, "--size", "64")[0] == 0
     code, out, err = _index(capsys, str(docs), "--db", db, "--size", "32")
+    assert code == 2 and "chunker.size: 64 -> 32" in err and "--rechunk" in err  # refused: nothing written
+    code, out, err = _index(capsys, str(docs), "--db", db, "--size", "32", "--rechunk")
     assert code == 0 and "3 updated" in out and "re-indexed for a new configuration" in out
     assert "configuration changed (chunker.size: 64 -> 32): re-indexed 3 source(s)" in err
 

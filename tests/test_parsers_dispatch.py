@@ -32,7 +32,12 @@ def test_parse_markdown_and_text(tmp_path: Path):
 @pytest.mark.parametrize(
     ("name", "head", "kind"),
     [
-        ("x.txt", b"%PDF-1.7\n...", "pdf"),
+        ("x.txt", b"%PDF-1.7\n%\xe2\xe3\xcf\xd3\n1 0 obj\n<< /Type /Catalog >>\nendobj\n", "pdf"),
+        ("x.txt", b"%PDF-1.7\n...", "text"),  # a few bytes of text never make a PDF
+        ("x.md", b"%PDF-1.7 opens every PDF file.\n", "markdown"),
+        ("x.md", b"# Notes\n\nThe header reads %PDF-1.7.\n", "markdown"),
+        ("x.pdf", b"junk\n%PDF-1.4\n", "pdf"),  # the PDF parser says what is wrong with it
+        ("README", b"%PDF-1.4\n", "pdf"),  # no extension: the content decides
         ("x.md", b"<!DOCTYPE html><html>", "html"),
         ("x.pdf", b"<html><body>", "html"),
         ("x.pdf", b"# Title\n\ntext", "markdown"),

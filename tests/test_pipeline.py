@@ -247,3 +247,18 @@ def test_stages_pickle_for_a_worker_process(tmp_path: Path) -> None:
     again = pickle.loads(pickle.dumps(stages))
     assert isinstance(again, Stages) and again.parser.options == {"use_outline": False}  # type: ignore[attr-defined]
     assert again.parser.parse(note).sections[0].title == "N"
+
+
+def test_search_fuses_vector_and_text_by_default(tmp_path: Path) -> None:
+    _write(tmp_path / "docs")
+    store = InMemoryStore()
+    pipe = _pipe(store=store)
+    pipe.ingest([tmp_path / "docs"])
+    query = "return products receipt"
+    vector = pipe.embedder.embed_query(query)
+    default = pipe.search(query, k=3)
+    hybrid = store.search(vector, query, k=3, mode="hybrid")
+    assert [(h.chunk_id, h.score) for h in default] == [(h.chunk_id, h.score) for h in hybrid]
+    assert [h.chunk_id for h in pipe.search(query, k=3, mode="vector")] == [
+        h.chunk_id for h in store.search(vector, k=3)
+    ]

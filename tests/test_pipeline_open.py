@@ -19,7 +19,7 @@ from sectionrag.errors import (
     EmbedderMismatchError,
     ModelNotAvailableError,
 )
-from sectionrag.ingest.reopen import Unrestored
+from sectionrag.ingest.reopen import Unrestored, same_model
 from sectionrag.pipeline import Pipeline
 from sectionrag.stores import LanceDBStore
 from sectionrag.testing import FakeLLM, HashEmbedder
@@ -86,8 +86,10 @@ def test_reopened_stages_can_be_replaced(tmp_path: Path, docs: Path, hash48: Has
     ).ingest([docs])
     pipe = Pipeline.open(db, chunker=sectionrag.chunker("sentence", size=30), enricher=ExtractiveEnricher())
     assert type(pipe.chunker).__name__ == "SentenceChunker"
-    report = pipe.ingest([docs])
-    assert len(report.reconfigured) == 2  # other settings than recorded: indexed again
+    with pytest.raises(ConfigError, match="rechunk=True"):  # other settings than recorded: refused ...
+        pipe.ingest([docs])
+    report = pipe.ingest([docs], rechunk=True)
+    assert len(report.reconfigured) == 2  # ... unless asked: indexed again
     assert Pipeline.open(db, enricher=False).enricher is None
 
 
@@ -102,6 +104,13 @@ def test_missing_collection_and_wrong_embedder_are_refused(
         Pipeline.open(db, "nope")
     with pytest.raises(EmbedderMismatchError, match="hash-48"):
         Pipeline.open(db, embedder=HashEmbedder(48, name="other"))
+
+
+def test_same_model_whatever_the_backend() -> None:
+    assert same_model("org/model@onnx-int8", "org/model")
+    assert same_model("org/model@openvino", "org/model@onnx")
+    assert not same_model("org/model", "org/other@onnx")
+    assert not same_model("org/model@nonsense", "org/model")  # no backend: part of the name
 
 
 def test_unavailable_model_is_a_typed_error_naming_it(tmp_path: Path, docs: Path) -> None:
@@ -172,7 +181,9 @@ def test_cli_index_keeps_recorded_chunker_and_search_json_carries_enrichment(
     assert results and all(r["enrichment"]["enriched_by"].startswith("extractive") for r in results)
     assert {"keywords", "summary"} <= set(results[0]["enrichment"])
 
-    assert main(["index", str(docs), "--db", db, "--enrich", "none", "--json"]) == 0
+    assert main(["index", str(docs), "--db", db, "--enrich", "none", "--json"]) == 2  # other settings
+    assert "--rechunk" in capsys.readouterr().err
+    assert main(["index", str(docs), "--db", db, "--enrich", "none", "--rechunk", "--json"]) == 0
     capsys.readouterr()
     assert main(["search", "return a product", "--db", db, "--json", "-k", "2"]) == 0
     assert all("enrichment" not in r for r in json.loads(capsys.readouterr().out)["results"])
@@ -203,8 +214,16 @@ def test_minilm_collection_reopens_without_naming_the_embedder(
     built = Pipeline(chunker=sectionrag.chunker("paragraph"), embedder=minilm, store=LanceDBStore(db))
     assert built.ingest([docs]).ok
     pipe = Pipeline.open(db)
-    assert pipe.embedder.name == "sentence-transformers/all-MiniLM-L6-v2"
+    # the recorded name carries the backend, which is restored with the model
+    assert pipe.embedder.name == minilm.name == f"sentence-transformers/all-MiniLM-L6-v2@{minilm.backend}"
+    assert pipe.embedder.backend == minilm.backend
     assert hits(pipe.search(QUERY, k=3)) == hits(built.search(QUERY, k=3))
+    # another backend runs the same model (its queries search the collection); an unknown one is refused
+    other = "torch" if minilm.backend != "torch" else "onnx"
+    assert Pipeline.open(db, backend=other, check=False).embedder.backend == other
+    assert Pipeline.open(db, embedder="minilm", backend=other, check=False).embedder.backend == other
+    with pytest.raises(ConfigError, match="unknown embedding backend"):
+        Pipeline.open(db, backend="tpu")
 
 
 @pytest.mark.model

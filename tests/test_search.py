@@ -149,10 +149,10 @@ def test_each_mode_scores_as_documented(kind: str, tmp_path: Path) -> None:
     text = store.search(query_text="receipt", k=6, mode="text")
     assert {h.chunk_id for h in text} == {chunks[0].id, chunks[2].id}  # only chunks holding the term
     assert all(h.score > 0 for h in text)
-    hyb = store.search(q, "refund receipt order", k=6, mode="hybrid")  # linear, weights (1, 0.5)
+    hyb = store.search(q, "refund receipt order", k=6, mode="hybrid")  # linear, weights (1, 1)
     assert hyb[0].chunk_id == chunks[2].id
-    assert hyb[0].score == pytest.approx(1.5)  # first in both rankings: 1 * 1 + 0.5 * 1
-    assert all(0 <= h.score <= 1.5 + 1e-9 for h in hyb)
+    assert hyb[0].score == pytest.approx(2.0)  # first in both rankings: 1 * 1 + 1 * 1
+    assert all(0 <= h.score <= 2.0 + 1e-9 for h in hyb)
     rrf_hits = store.search(q, "refund receipt order", k=6, mode="hybrid", fusion="rrf", weights=(1, 1))
     assert rrf_hits[0].chunk_id == chunks[2].id
     assert rrf_hits[0].score == pytest.approx(2 / 61)

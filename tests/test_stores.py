@@ -229,7 +229,7 @@ def test_in_memory_text_and_vector_modes_differ() -> None:
     assert [h.source for h in text_hits] == ["1.md", "0.md"]  # higher term frequency wins; no 2.md
     hybrid = store.search(emb.embed_query("receipt"), "receipt", mode="hybrid", k=5, fusion="rrf")
     assert {h.source for h in hybrid} == {"0.md", "1.md", "2.md"}
-    assert hybrid[0].score == pytest.approx(1 / 61 + 0.5 / 61)  # first in both, default weights (1, 0.5)
+    assert hybrid[0].score == pytest.approx(1 / 61 + 1 / 61)  # first in both, default weights (1, 1)
 
 
 def test_any_source_string_filters_exactly(tmp_path: Path) -> None:

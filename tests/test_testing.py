@@ -168,3 +168,37 @@ def test_check_store_conformance_catches_a_broken_store(store: type[InMemoryStor
 def test_store_conformance_needs_make_store() -> None:
     with pytest.raises(NotImplementedError):
         StoreConformance().make_store()
+
+
+def test_hash_embedder_embeds_queries_in_one_batch() -> None:
+    emb = HashEmbedder()
+    queries = ["refund policy", "shipping", ""]
+    batch = emb.embed_queries(queries)
+    assert emb.calls == 1 and batch.shape == (3, emb.dimension)
+    assert np.allclose(batch, np.stack([HashEmbedder().embed_query(q) for q in queries]))
+    with pytest.raises(TypeError):
+        emb.embed_queries("one string")  # type: ignore[arg-type]
+
+
+def test_query_batches_fall_back_to_one_query_at_a_time() -> None:
+    from sectionrag.eval.retrieval import embed_queries
+
+    class OneAtATime:  # a user's embedder without embed_queries
+        name, dimension, max_tokens = "one", 8, 512
+
+        def __init__(self) -> None:
+            self.inner = HashEmbedder(dimension=8)
+
+        def embed_documents(self, texts: list[str]) -> np.ndarray:
+            return self.inner.embed_documents(texts)
+
+        def embed_query(self, text: str) -> np.ndarray:
+            return self.inner.embed_query(text)
+
+        def count_tokens(self, text: str) -> int:
+            return self.inner.count_tokens(text)
+
+    plain = OneAtATime()
+    assert isinstance(plain, Embedder)
+    out = embed_queries(plain, ["a b", "c"], batch_size=1)
+    assert np.allclose(out, HashEmbedder(dimension=8).embed_queries(["a b", "c"]))

@@ -18,6 +18,7 @@ imported on first use, never by ``import sectionrag``.
 from __future__ import annotations
 
 from importlib import import_module
+from os import PathLike
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -101,15 +102,21 @@ _LAZY = {"Pipeline": "sectionrag.pipeline", "IngestReport": "sectionrag.pipeline
 def parse(path: str | Path, **options: Any) -> Document:
     """Parse a file into a :class:`Document` with the parser its type calls for.
 
-    Options (``use_outline``, ``password``, ``tables`` ...) go to the parsers
-    that accept them (see :class:`~sectionrag.parsers.AutoParser`).
+    Options go to the parsers that accept them (see
+    :class:`~sectionrag.parsers.AutoParser`): ``password`` (str, encrypted
+    PDFs), ``use_outline``, ``remove_headers`` and ``tables`` (bool, PDFs),
+    ``drop_page_chrome`` (bool, HTML).
 
     Raises:
-        UnsupportedFileTypeError: no parser handles the file's type.
-        ParseError: the file is empty, corrupt or unreadable.
+        TypeError: ``path`` is not a path, or an option has the wrong type.
         ConfigError: an option no parser accepts.
+        UnsupportedFileTypeError: no parser handles the file's type.
+        ParseError: the file is missing, not a regular file, empty, corrupt or unreadable.
     """
     from sectionrag.parsers import parse_file
+
+    if not isinstance(path, (str, PathLike)):
+        raise TypeError(f"parse() expects a path (str or os.PathLike), not {type(path).__name__}")
 
     document: Document = parse_file(path, **options)
     return document
@@ -123,10 +130,15 @@ def chunker(name: str, **params: Any) -> Chunker:
     :func:`register`.
 
     Raises:
-        ConfigError: unknown name or invalid parameters.
+        TypeError: ``name`` is not a string, or a parameter is not of a usable type
+            (a tokenizer without ``count_tokens``).
+        ConfigError: unknown name, a parameter the strategy does not take, or an
+            invalid value (``size=2.5``, ``size=0``).
     """
     from sectionrag import registry
 
+    if not isinstance(name, str):
+        raise TypeError(f"chunker() expects a strategy name (str), not {type(name).__name__}")
     instance: Chunker = registry.create("chunker", name, **params)
     return instance
 

@@ -21,7 +21,8 @@ __all__ = ["canonical_json", "describe", "describe_call"]
 _MAX_DEPTH = 4
 #: attributes that change how fast a stage runs, never what it produces
 _VOLATILE = frozenset({"batch_size", "device", "show_progress", "progress", "verbose", "workers"})
-#: settings never written into a record (only whether they are set)
+#: settings never written into a record: they open a file or a service but do not change
+#: what a stage produces, so setting or changing one never counts as a new configuration
 _SECRETS = frozenset({"password", "passwd", "secret", "api_key", "apikey", "token", "auth", "credentials"})
 
 
@@ -30,10 +31,9 @@ def _is_secret(key: str) -> bool:
     return k in _SECRETS or k.endswith(("_password", "_secret", "_token", "_api_key"))
 
 
-def _value(key: str, value: Any, depth: int) -> Any:
-    if _is_secret(key):
-        return None if value is None else "<set>"
-    return describe(value, depth)
+def _described(items: Any, depth: int) -> dict[str, Any]:
+    """Describe ``(key, value)`` pairs, leaving secrets out."""
+    return {k: describe(v, depth) for k, v in items if not _is_secret(k)}
 
 
 def _type_name(obj: Any) -> str:
@@ -49,7 +49,7 @@ def describe(obj: Any, depth: int = 0) -> Any:
     ``name`` (a model, a tokenizer), by that name; else by its public
     attributes (private ones, speed settings such as ``batch_size`` or
     ``device``, and anything too deep are left out). Secrets (``password``,
-    ``api_key`` ...) are recorded only as set or not.
+    ``api_key`` ...) are left out too.
     """
     if obj is None or isinstance(obj, (bool, int, float, str)):
         return obj
@@ -57,7 +57,7 @@ def describe(obj: Any, depth: int = 0) -> Any:
         return _type_name(obj)
     if isinstance(obj, Mapping):
         pairs = sorted(((str(k), v) for k, v in obj.items()), key=lambda kv: kv[0])
-        return {k: _value(k, v, depth + 1) for k, v in pairs}
+        return _described(pairs, depth + 1)
     if isinstance(obj, (list, tuple, set, frozenset)):
         items = sorted(obj, key=repr) if isinstance(obj, (set, frozenset)) else obj
         return [describe(v, depth + 1) for v in items]
@@ -77,10 +77,12 @@ def describe(obj: Any, depth: int = 0) -> Any:
     if isinstance(name, str):  # a model or tokenizer: its name says which (its counters must not count)
         out["name"] = name
         return out
-    for key, value in sorted(getattr(obj, "__dict__", {}).items()):
-        if key.startswith("_") or key in _VOLATILE or callable(value):
-            continue
-        out[key] = _value(key, value, depth + 1)
+    public = (
+        (key, value)
+        for key, value in sorted(getattr(obj, "__dict__", {}).items())
+        if not (key.startswith("_") or key in _VOLATILE or callable(value))
+    )
+    out.update(_described(public, depth + 1))
     return out
 
 
@@ -106,7 +108,7 @@ def describe_call(obj: Any, params: Mapping[str, Any]) -> dict[str, Any]:
         elif p.default is not p.empty:
             values[p.name] = p.default
     values.update((k, v) for k, v in params.items() if k not in named)  # **kwargs passed through
-    return {k: _value(k, v, 1) for k, v in sorted(values.items())}
+    return _described(sorted(values.items()), 1)
 
 
 def canonical_json(data: Any) -> str:

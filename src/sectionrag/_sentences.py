@@ -19,8 +19,10 @@ list item, and between table rows.
 
 from __future__ import annotations
 
+import bisect
 import itertools
 import re
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 __all__ = ["BREAK_LINE", "BREAK_PARAGRAPH", "BREAK_SPACE", "Sentences", "clause_cuts", "split_sentences"]
@@ -34,10 +36,14 @@ _CLOSERS = "\"\u201d\u2019')\\]\u300d\u300f"
 # group 1: a Western terminal run followed (after closers) by whitespace (group 2);
 # group 3: whitespace after a CJK terminal (none needed); otherwise a line break
 # (candidates start with rare characters, so the regex engine skips ahead fast).
+# A terminal run is only tried from its first character (the lookbehind), so a
+# long run of punctuation costs one pass, not one pass per character; the
+# leading lookahead lets the engine skip to the next possible start quickly.
 _CANDIDATE = re.compile(
-    rf"([.!?\u2026]+)[{_CLOSERS}]*(\s+)"
+    r"(?=[.!?\u2026\u3002\uff01\uff1f\n])"
+    rf"(?:(?<![.!?\u2026])([.!?\u2026]+)[{_CLOSERS}]*(\s+)"
     rf"|[\u3002\uff01\uff1f]+[{_CLOSERS}]*(\s*)"
-    r"|\n\s*"
+    r"|\n\s*)"
 )
 _QUOTE_OR_PARA = re.compile(r"[\"\u201c\u201d]|\n[ \t\r\f\v]*\n")
 _BLANK_LINE = re.compile(r"\n[ \t\r\f\v]*\n")
@@ -120,6 +126,7 @@ _NUMBERED = frozenset(
     ]
 )
 _QUOTE_SPAN = 300  # a quotation longer than this may contain sentence ends
+_WORD_LOOKBACK = 64  # characters searched back for the word before a period
 
 
 @dataclass(frozen=True, slots=True)
@@ -167,11 +174,12 @@ def _is_bullet_marker(text: str, word_start: int, region_start: int) -> bool:
 
 def _period_ends_sentence(text: str, dot: int, nxt: int, start: int) -> bool:
     """Decide whether the ``.`` at ``dot`` ends a sentence; ``nxt`` is the next non-space."""
+    lo = max(start, dot - _WORD_LOOKBACK)  # a longer word is no abbreviation: look no further back
     j = max(
-        start,
-        text.rfind(" ", start, dot) + 1,
-        text.rfind("\n", start, dot) + 1,
-        text.rfind("\t", start, dot) + 1,
+        lo,
+        text.rfind(" ", lo, dot) + 1,
+        text.rfind("\n", lo, dot) + 1,
+        text.rfind("\t", lo, dot) + 1,
     )
     word = text[j:dot].lstrip("(\"'\u201c\u2018[")
     if not word:
@@ -218,7 +226,7 @@ def _line_break_ends_sentence(text: str, line_start: int, line_end: int, nxt: in
 
 
 def split_sentences(
-    text: str, start: int = 0, end: int | None = None, *, cuts: list[int] | None = None
+    text: str, start: int = 0, end: int | None = None, *, cuts: Sequence[int] | None = None
 ) -> Sentences:
     """Split ``text[start:end]`` into sentences.
 
@@ -235,7 +243,8 @@ def split_sentences(
     if cuts:
         spans: list[tuple[int, int]] = []
         breaks: list[int] = []
-        edges = [start, *(c for c in cuts if start < c < stop), stop]
+        lo, hi = bisect.bisect_right(cuts, start), bisect.bisect_left(cuts, stop)
+        edges = [start, *cuts[lo:hi], stop]
         for a, b in itertools.pairwise(edges):
             part = _split_region(text, a, b)
             spans.extend(part.spans)

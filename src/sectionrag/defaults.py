@@ -40,10 +40,12 @@ DEFAULT_STORE: Final = "lancedb"
 DEFAULT_COLLECTION: Final = "default"
 #: results per search
 DEFAULT_K: Final = 5
-#: search mode: ``vector`` (cosine), ``text`` (BM25) or ``hybrid`` (both, fused)
-DEFAULT_SEARCH_MODE: Final[Literal["vector", "text", "hybrid"]] = "vector"
+#: search mode: ``vector`` (cosine), ``text`` (BM25) or ``hybrid`` (both, fused); hybrid beat
+#: vector-only recall@5 for every chunker on benchmarks/retrieval_set (docs/search.md)
+DEFAULT_SEARCH_MODE: Final[Literal["vector", "text", "hybrid"]] = "hybrid"
 #: hybrid fusion: ``linear`` (weighted min-max normalised scores) or ``rrf`` (reciprocal rank fusion);
 #: linear beat vector-only recall@5 for every chunker on benchmarks/eval_data, where RRF did not
 DEFAULT_FUSION: Final = "linear"
-#: hybrid ``(vector, text)`` weights
-DEFAULT_WEIGHTS: Final = (1.0, 0.5)
+#: hybrid ``(vector, text)`` weights: (1, 1) beat (1, 0.5) and the others tried for every chunker
+#: on the development half of benchmarks/retrieval_set (docs/search.md)
+DEFAULT_WEIGHTS: Final = (1.0, 1.0)

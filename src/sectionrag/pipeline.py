@@ -16,12 +16,22 @@ from __future__ import annotations
 
 import json
 import logging
+import os
+import threading
 from collections.abc import Iterable, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Literal, TypeVar
 
 from sectionrag import registry
-from sectionrag._checks import check_int
+from sectionrag._checks import (
+    check_bool,
+    check_int,
+    check_number,
+    check_optional_bool,
+    check_path,
+    check_str,
+    check_where,
+)
 from sectionrag.defaults import (
     DEFAULT_BATCH_SIZE,
     DEFAULT_COLLECTION,
@@ -32,9 +42,9 @@ from sectionrag.defaults import (
     DEFAULT_STRATEGY,
 )
 from sectionrag.errors import ConfigError
-from sectionrag.ingest.report import FailedSource, IngestReport
+from sectionrag.ingest.report import FailedSource, IngestReport, SourceWarning
 from sectionrag.ingest.runner import run_ingest
-from sectionrag.ingest.sources import discover_files
+from sectionrag.ingest.sources import discover_files, scan_paths
 from sectionrag.ingest.stages import Stages
 from sectionrag.parsers import AutoParser
 from sectionrag.protocols import (
@@ -57,6 +67,8 @@ __all__ = [
     "FailedSource",
     "IngestReport",
     "Pipeline",
+    "SourceWarning",
+    "check_query",
     "check_search_options",
     "discover_files",
     "search_store",
@@ -98,7 +110,7 @@ class Pipeline:
 
     Raises:
         TypeError: a stage does not implement its protocol.
-        ConfigError: ``batch_size`` below 1.
+        ConfigError: ``batch_size`` is not an integer of at least 1.
     """
 
     def __init__(
@@ -113,6 +125,7 @@ class Pipeline:
     ) -> None:
         if not isinstance(embedder, Embedder):
             raise TypeError(f"embedder must implement sectionrag.Embedder, got {type(embedder).__name__}")
+        check_int("batch_size", batch_size, minimum=1)
         if chunker is None:
             chunker = registry.create("chunker", DEFAULT_STRATEGY)
         elif not isinstance(chunker, Chunker):
@@ -146,6 +159,9 @@ class Pipeline:
         """
         from sectionrag.embedders import get_embedder
 
+        check_path("db", db)
+        check_str("collection", collection)
+        check_str("strategy", strategy)
         return cls(
             chunker=registry.create("chunker", strategy, **chunker_params),
             embedder=get_embedder(embedder),
@@ -160,6 +176,7 @@ class Pipeline:
         *,
         store: str = DEFAULT_STORE,
         embedder: str | Embedder | None = None,
+        backend: str | None = None,
         chunker: Chunker | None = None,
         enricher: Enricher | Literal[False] | None = None,
         parser: Parser | None = None,
@@ -183,6 +200,10 @@ class Pipeline:
             store: Registered store name.
             embedder: Use this embedder (a name or an Embedder) instead of the recorded one;
                 it must be the model the collection was built with.
+            backend: Run the model on this backend (``torch``, ``onnx``, ``onnx-int8``,
+                ``openvino``) instead of the recorded one (the recorded name carries it:
+                ``model@openvino``). Its query vectors search the collection; the store
+                refuses its vectors when indexing, as they are not the recorded ones.
             chunker: Use this chunker for new and changed files instead of the recorded one.
             enricher: Use this enricher instead of the recorded one; ``False``: none.
             parser: Use this parser instead of the recorded one.
@@ -196,11 +217,12 @@ class Pipeline:
             ModelNotAvailableError: the recorded embedder cannot be built or loaded here;
                 its ``model`` attribute names it.
             EmbedderMismatchError: ``embedder`` is not the model the collection was built with.
+            ConfigError: an unknown ``backend``.
         """
         from sectionrag.embedders import get_embedder
         from sectionrag.errors import CollectionNotFoundError, EmbedderMismatchError
         from sectionrag.ingest.fingerprint import config_changes, pipeline_config
-        from sectionrag.ingest.reopen import recorded_settings, restore_embedder, restore_stage
+        from sectionrag.ingest.reopen import recorded_settings, restore_embedder, restore_stage, same_model
 
         opened = registry.create("store", store, db, collection=collection)
         settings = recorded_settings(opened)
@@ -212,10 +234,10 @@ class Pipeline:
                 f"(existing collections: {existing or 'none'}); index documents into it first"
             )
         if embedder is None:
-            emb = restore_embedder(settings, check=check)
+            emb = restore_embedder(settings, backend=backend, check=check)
         else:
-            emb = get_embedder(embedder)
-            if check and (emb.name, emb.dimension) != (settings.embedder, settings.dimension):
+            emb = get_embedder(embedder) if backend is None else get_embedder(embedder, backend=backend)
+            if check and (not same_model(emb.name, settings.embedder) or emb.dimension != settings.dimension):
                 raise EmbedderMismatchError(
                     f"collection {collection!r} was built with the embedder {settings.embedder!r} "
                     f"({settings.dimension} dims), not {emb.name!r}; open it without embedder= "
@@ -266,11 +288,14 @@ class Pipeline:
 
     def ingest(
         self,
-        sources: Iterable[str | Path | Document],
+        sources: Iterable[str | os.PathLike[str] | Document] | str | os.PathLike[str] | Document,
         *,
         sync: bool = False,
-        include: Sequence[str] = (),
-        exclude: Sequence[str] = (),
+        allow_empty: bool = False,
+        rechunk: bool = False,
+        include: Sequence[str] | str = (),
+        exclude: Sequence[str] | str = (),
+        follow_symlinks: bool = False,
         progress: bool = False,
         lock_timeout: float = 0.0,
         verify: bool = False,
@@ -278,56 +303,85 @@ class Pipeline:
     ) -> IngestReport:
         """Parse, chunk, enrich, embed and store ``sources``, incrementally.
 
-        Files and directories are expanded with :func:`discover_files`. Each
-        source's content hash and the pipeline configuration are recorded in
-        the store: an unchanged source is skipped without parsing or embedding
-        (size and modification time are checked first, then a hash of the
-        bytes); a changed one, or one indexed with other chunker, embedder,
-        parser or enricher settings, replaces its old chunks atomically.
-        Vectors are cached by (embedder, text hash), so re-chunking re-embeds
-        only new texts. A source that cannot be read or parsed is reported in
+        Files and directories are expanded with :func:`discover_files`; each
+        file is recorded by its absolute path with links resolved, so one file
+        named two ways is one source. Each source's content hash and the
+        pipeline configuration are recorded in the store: an unchanged source
+        is skipped without parsing or embedding (size and modification time
+        are checked first, then a hash of the bytes); a changed one replaces
+        its old chunks atomically. Vectors are cached by (embedder, text hash),
+        so re-chunking re-embeds only new texts. A source that cannot be read,
+        parsed, chunked or enriched (whatever the exception) is reported in
         ``IngestReport.failed`` (keeping its old chunks, if any) and the rest
         is still indexed. One ingest writes to a collection at a time.
 
         Args:
-            sources: Paths (files or directories) and/or Documents.
+            sources: Paths (files or directories) and/or Documents; one path or
+                Document alone is taken as a list of one.
             sync: Also delete indexed sources not among ``sources`` (the
                 collection then mirrors exactly what was given).
+            allow_empty: Let ``sync`` delete every document of the collection
+                (refused otherwise: an empty or mistyped folder would wipe it).
+            rechunk: Re-index sources the collection holds with other chunker,
+                parser, enricher or embedder settings. Without it such a run is
+                refused before anything is written.
             include: Glob patterns a file in a directory must match.
             exclude: Glob patterns that skip files in a directory.
+            follow_symlinks: Follow symbolic links that leave the directories given
+                (by default they are skipped with a warning).
             progress: Show progress bars on stderr (documents, embedding, storing).
-            lock_timeout: Seconds to wait for another ingest into the same collection.
+            lock_timeout: Seconds to wait for another ingest into the same collection
+                (``float("inf")``: as long as it takes).
             verify: Hash every file, even one whose size and modification time match its record.
             parse_ahead: Parse and chunk the next documents in a background thread while
                 embedding. ``None`` (default) turns it on when the embedder runs on an
                 accelerator or at least 4 CPUs exist (on 2 CPUs it slowed CPU embedding).
 
         Raises:
-            ConfigError: a path does not exist.
+            TypeError: an argument of the wrong type (a str for a flag, a number for a path).
+            ConfigError: a path does not exist, a bad ``lock_timeout``; sources indexed with
+                other settings (without ``rechunk``); a sync deleting every document
+                (without ``allow_empty``).
             IngestError: another ingest holds the collection's lock after ``lock_timeout`` s.
             EmbedderMismatchError: the collection was built with another embedder.
             StoreError: the store failed; what was written before stays consistent.
         """
-        if lock_timeout < 0:
-            raise ConfigError(f"lock_timeout must be >= 0 seconds, got {lock_timeout}")
+        sync = check_bool("sync", sync)
+        allow_empty = check_bool("allow_empty", allow_empty)
+        rechunk = check_bool("rechunk", rechunk)
+        progress = check_bool("progress", progress)
+        # infinity waits as long as the platform's locks can (every store gets a finite number)
+        lock_timeout = min(check_number("lock_timeout", lock_timeout, minimum=0), threading.TIMEOUT_MAX)
+        verify = check_bool("verify", verify)
+        parse_ahead = check_optional_bool("parse_ahead", parse_ahead)
+        if isinstance(sources, (bytes, bytearray)):
+            raise TypeError("sources must be str paths (os.fsdecode() turns bytes into one), not bytes")
+        if isinstance(sources, (str, os.PathLike, Document)):
+            sources = [sources]
+        elif not isinstance(sources, Iterable):
+            raise TypeError(f"sources must be a list of paths or Documents, not {type(sources).__name__}")
         items: list[Path | Document] = []
-        paths: list[str | Path] = []
+        paths: list[str | os.PathLike[str]] = []
         for s in sources:
             if isinstance(s, Document):
                 items.append(s)
-            elif isinstance(s, (str, Path)):
+            elif isinstance(s, (str, os.PathLike)):
                 paths.append(s)
             else:
-                raise TypeError(f"sources must be paths or Documents, not {type(s).__name__}")
-        items.extend(discover_files(paths, include=include, exclude=exclude))
+                raise TypeError(f"sources must be paths or Documents, not {type(s).__name__} ({s!r})")
+        scan = scan_paths(paths, include=include, exclude=exclude, follow_symlinks=follow_symlinks)
+        items.extend(scan.files)
         return run_ingest(
             self.stages(),
             items,
             sync=sync,
+            allow_empty=allow_empty,
+            rechunk=rechunk,
             progress=progress,
             lock_timeout=lock_timeout,
             verify=verify,
             parse_ahead=parse_ahead,
+            scan=scan,
         )
 
     # -- search ----------------------------------------------------------------------
@@ -357,14 +411,35 @@ class Pipeline:
         )
 
 
+def check_query(query: Any, *, mode: str = DEFAULT_SEARCH_MODE, vector_given: bool = False) -> str:
+    """Return ``query`` if it is a str with words in it, else raise.
+
+    A blank query has nothing to match: it would return arbitrary chunks. It is
+    accepted only with the query's vector given in ``vector`` mode, where the
+    text is not used.
+
+    Raises:
+        TypeError: ``query`` is not a str.
+        ConfigError: ``query`` is empty or only whitespace.
+    """
+    if not isinstance(query, str):
+        raise TypeError(f"query must be str, not {type(query).__name__}")
+    if not query.strip() and not (vector_given and mode == "vector"):
+        raise ConfigError("the query is empty: give the question or keywords to search for")
+    return query
+
+
 def check_search_options(
     k: int, mode: str, fusion: str | None, weights: tuple[float, float] | None
 ) -> dict[str, Any]:
     """Check the options of a search; return the fusion options to pass to the store.
 
     Raises:
-        ConfigError: ``k`` below 1, an unknown mode, or fusion options outside ``hybrid``.
+        ConfigError: ``k`` below 1, an unknown mode, weights that are not a pair, or
+            fusion options outside ``hybrid``.
     """
+    if weights is not None and (isinstance(weights, (str, bytes)) or not isinstance(weights, Sequence)):
+        raise ConfigError(f"weights must be a (vector, text) pair of numbers, not {weights!r}")
     if mode not in _MODES:
         raise ConfigError(f"unknown search mode {mode!r}; choose one of: {', '.join(sorted(_MODES))}")
     check_int("k", k, minimum=1)
@@ -408,13 +483,13 @@ def search_store(
         query_vector: The query embedded beforehand (say, a batch of queries at once).
 
     Raises:
-        TypeError: ``query`` is not a str.
-        ConfigError: bad ``k`` or ``mode``, fusion options outside hybrid, or no
-            embedder where one is needed.
+        TypeError: ``query`` is not a str, ``where`` neither a mapping nor a str.
+        ConfigError: an empty query, bad ``k`` or ``mode``, fusion options outside
+            hybrid, or no embedder where one is needed.
     """
-    if not isinstance(query, str):
-        raise TypeError(f"query must be str, not {type(query).__name__}")
+    check_query(query, mode=mode, vector_given=query_vector is not None)
     options = check_search_options(k, mode, fusion, weights)
+    check_where("where", where)
     vector = None
     if mode != "text":
         if query_vector is not None:

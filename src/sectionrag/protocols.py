@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING, Any, Literal, Union
 
 from typing_extensions import Protocol, runtime_checkable
 
-from sectionrag.defaults import DEFAULT_K, DEFAULT_SEARCH_MODE
+from sectionrag.defaults import DEFAULT_K
 from sectionrag.types import Chunk, Document, SearchResult
 
 if TYPE_CHECKING:  # numpy is imported lazily so that `import sectionrag` stays fast
@@ -169,7 +169,7 @@ class VectorStore(Protocol):
         query_text: str | None = None,
         k: int = DEFAULT_K,
         where: Where | None = None,
-        mode: SearchMode = DEFAULT_SEARCH_MODE,
+        mode: SearchMode = "vector",  # a store is asked for what it is given; pipelines pick the mode
     ) -> list[SearchResult]:
         """Return the ``k`` best hits, best first."""
         ...

@@ -41,6 +41,7 @@ from __future__ import annotations
 
 import functools
 import importlib
+import inspect
 import os
 import threading
 from collections.abc import Callable, Iterable, Mapping
@@ -237,16 +238,25 @@ def create(kind: str, name: str, /, *args: Any, **params: Any) -> Any:
 
     Raises:
         ConfigError: unknown name, or parameters the target does not accept.
+        TypeError: a parameter of the wrong type, as the target itself reports it.
     """
     found = entry(kind, name)
     factory = found.load()
+    merged = {**found.params, **params}
     try:
-        return factory(*args, **{**found.params, **params})
-    except TypeError as e:
-        given = ", ".join(sorted(params)) or "none"
-        raise ConfigError(
-            f"invalid parameters for {_LABELS[found.kind]} {name!r} (options given: {given}): {e}"
-        ) from e
+        signature = inspect.signature(factory)
+    except (TypeError, ValueError):  # a callable without a readable signature: let it decide
+        signature = None
+    if signature is not None:
+        try:
+            signature.bind(*args, **merged)
+        except TypeError as e:
+            given = ", ".join(sorted(params)) or "none"
+            raise ConfigError(
+                f"invalid parameters for {_LABELS[found.kind]} {name!r} (options given: {given}): {e}"
+            ) from e
+    # the target's own checks (a wrong type raises TypeError, a bad value ConfigError) pass through
+    return factory(*args, **merged)
 
 
 def names(kind: str) -> list[str]:

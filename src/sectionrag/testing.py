@@ -156,6 +156,12 @@ class HashEmbedder:
         vec: npt.NDArray[np.float32] = self.embed_documents([text])[0]
         return vec
 
+    def embed_queries(self, texts: Sequence[str]) -> npt.NDArray[np.float32]:
+        """Embed queries in one call (the same encoding as :meth:`embed_query`)."""
+        if isinstance(texts, str):
+            raise TypeError("embed_queries takes a sequence of str, not one str; use embed_query")
+        return self.embed_documents(texts)
+
     def count_tokens(self, text: str) -> int:
         """Count word and punctuation tokens."""
         return self._tokenizer.count_tokens(text)

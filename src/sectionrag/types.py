@@ -16,7 +16,10 @@ from __future__ import annotations
 
 import bisect
 import hashlib
+import heapq
 import itertools
+import logging
+import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from types import MappingProxyType
@@ -27,6 +30,8 @@ from sectionrag.enrichment_fields import ENRICHMENT_KEYS
 __all__ = ["Chunk", "Document", "PageSpan", "SearchResult", "Section", "content_hash"]
 
 _EMPTY: Mapping[str, Any] = MappingProxyType({})
+_SURROGATE = re.compile("[\ud800-\udfff]")
+logger = logging.getLogger("sectionrag")
 
 
 def content_hash(*parts: str, length: int = 16) -> str:
@@ -82,6 +87,7 @@ class Document:
     pages: tuple[PageSpan, ...] = ()
     metadata: Mapping[str, Any] = field(default_factory=lambda: _EMPTY)
     body_start: int = 0
+    _lookup: _Lookup | None = field(default=None, init=False, repr=False, compare=False)
 
     @classmethod
     def create(
@@ -99,10 +105,18 @@ class Document:
 
         ``body_start`` is where the content begins: text before it (a
         Markdown file's YAML front matter) stays in ``text`` so that offsets
-        match the source, but chunkers never put it in a chunk.
+        match the source, but chunkers never put it in a chunk. Lone surrogate
+        code points (which no encoder, tokenizer or store accepts) become U+FFFD,
+        one for one, so offsets are unchanged.
         """
         if not isinstance(text, str):
             raise TypeError(f"text must be str, not {type(text).__name__}")
+        if not text.isascii() and _SURROGATE.search(text) is not None:
+            count = len(_SURROGATE.findall(text))
+            logger.warning(
+                "%s: %d lone surrogate code point(s) replaced with U+FFFD (offsets unchanged)", source, count
+            )
+            text = _SURROGATE.sub("\ufffd", text)
         if not 0 <= body_start <= len(text):
             raise ValueError(f"body_start {body_start} is outside the text (length {len(text)})")
         ordered = tuple(sorted(sections, key=lambda s: (s.start, s.level)))
@@ -116,29 +130,32 @@ class Document:
             body_start=body_start,
         )
 
+    def _lookups(self) -> _Lookup:
+        """Return the document's lookup tables, built on first use (the document is immutable)."""
+        lookup = self._lookup
+        if lookup is None:
+            lookup = _Lookup(self)
+            object.__setattr__(self, "_lookup", lookup)
+        return lookup
+
     def section_at(self, offset: int) -> Section | None:
-        """Return the deepest section whose span contains ``offset``."""
-        best: Section | None = None
-        for section in self.sections:
-            if section.start > offset:
-                break
-            if section.start <= offset < section.end and (best is None or section.level >= best.level):
-                best = section
-        return best
+        """Return the deepest section whose span contains ``offset`` (the later one on a tie)."""
+        lookup = self._lookups()
+        i = bisect.bisect_right(lookup.points, offset) - 1
+        return lookup.deepest[i] if i >= 0 else None
 
     def section_path_at(self, offset: int) -> tuple[str, ...]:
         """Return the section path at ``offset`` (``()`` before the first heading)."""
         section = self.section_at(offset)
         return section.path if section is not None else ()
 
-    def boundaries(self) -> list[int]:
+    def boundaries(self) -> tuple[int, ...]:
         """Offsets where a section starts, sorted, unique, excluding 0 and len(text).
 
         A chunk that honours sections never contains one of these strictly
         inside its span.
         """
-        n = len(self.text)
-        return sorted({s.start for s in self.sections if 0 < s.start < n})
+        return self._lookups().boundaries
 
     def segments(self) -> list[tuple[int, int, tuple[str, ...]]]:
         """Split the text at every section start into ``(start, end, path)`` pieces.
@@ -158,7 +175,7 @@ class Document:
         """Return the first and last page numbers overlapping ``text[start:end]``."""
         if not self.pages:
             return None, None
-        starts = [p.start for p in self.pages]
+        starts = self._lookups().page_starts
         last_char = max(start, end - 1)
         i = max(bisect.bisect_right(starts, start) - 1, 0)
         j = max(bisect.bisect_right(starts, last_char) - 1, 0)
@@ -179,7 +196,10 @@ class Document:
             raise ValueError(f"invalid chunk span [{start}, {end}) for text of length {len(self.text)}")
         text = self.text[start:end]
         page_start, page_end = self.pages_for(start, end)
-        merged = {**self.metadata, **(metadata or {})}
+        # the document's (immutable) metadata is shared by chunks that add nothing to it
+        own = self.metadata
+        if metadata or not isinstance(own, MappingProxyType):
+            own = MappingProxyType({**own, **(metadata or {})})
         return Chunk(
             id=content_hash(self.id, str(index), str(start), text),
             doc_id=self.id,
@@ -193,8 +213,45 @@ class Document:
             page_end=page_end,
             source=self.source,
             context=context,
-            metadata=MappingProxyType(merged),
+            metadata=own,
         )
+
+
+class _Lookup:
+    """Sorted tables that answer a document's offset queries by bisection.
+
+    ``points[i]`` starts an interval of the text in which ``deepest[i]`` is the
+    deepest enclosing section (``None`` where there is none). Built in
+    O(s log s) for s sections, so that chunking stays linear however many
+    sections a document has.
+    """
+
+    __slots__ = ("boundaries", "deepest", "page_starts", "points")
+
+    def __init__(self, doc: Document) -> None:
+        n = len(doc.text)
+        sections = doc.sections
+        self.boundaries: tuple[int, ...] = tuple(sorted({s.start for s in sections if 0 < s.start < n}))
+        self.page_starts: list[int] = [p.start for p in doc.pages]
+        self.points: list[int] = []
+        self.deepest: list[Section | None] = []
+        events = sorted({p for s in sections if s.start < s.end for p in (s.start, s.end)})
+        order = sorted(range(len(sections)), key=lambda i: sections[i].start)
+        active: list[tuple[int, int]] = []  # heap of (-level, -index): the deepest, then the latest
+        k = 0
+        for p in events:
+            while k < len(order) and sections[order[k]].start <= p:
+                i = order[k]
+                if sections[i].start < sections[i].end:
+                    heapq.heappush(active, (-sections[i].level, -i))
+                k += 1
+            while active and sections[-active[0][1]].end <= p:
+                heapq.heappop(active)
+            best = sections[-active[0][1]] if active else None
+            if self.deepest and self.deepest[-1] is best:
+                continue
+            self.points.append(p)
+            self.deepest.append(best)
 
 
 @dataclass(frozen=True, slots=True)

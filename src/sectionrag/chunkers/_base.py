@@ -138,9 +138,11 @@ def assemble(document: Document, measure: Measure, planned: Sequence[Planned], l
         if tb > ta:
             items.append((ta, tb, header, n if (ta, tb) == (a, b) else -1))
     by_header: dict[str, list[int]] = {}
-    for i, it in enumerate(items):
-        if it[3] < 0:
-            by_header.setdefault(it[2], []).append(i)
+    for i, (a, b, h, n) in enumerate(items):
+        if n < 0 and measure.beyond_window(a, b, limit):
+            items[i] = (a, b, h, limit + 1)  # surely over the cap: split without counting it whole
+        elif n < 0:
+            by_header.setdefault(h, []).append(i)
     for header, todo in by_header.items():
         counts = measure.count_spans([(items[i][0], items[i][1]) for i in todo], header)
         for i, n in zip(todo, counts, strict=False):

@@ -3,15 +3,21 @@
 :class:`Measure` tokenizes a document once (in blocks, in parallel where the
 tokenizer allows) and then answers "how many tokens in ``text[a:b]``" with two
 binary searches. Chunkers plan with these estimates; the final chunks are
-counted exactly once (in one batch) and any chunk over the cap is split again
+counted exactly once (in batches) and any chunk over the cap is split again
 at the least harmful point by :meth:`Measure.split_to_fit`.
+
+Every path here is linear in the text, whatever it looks like: text is
+tokenized in bounded batches, a span that cannot fit the cap is never counted
+whole, and the splitter only ever looks at a window of about the cap (a
+quarter more) ahead of its position.
 """
 
 from __future__ import annotations
 
 import bisect
 import re
-from collections.abc import Callable, Sequence
+from array import array
+from collections.abc import Callable, Iterable, Sequence
 from itertools import accumulate, pairwise
 from typing import Any
 
@@ -22,39 +28,65 @@ __all__ = ["Measure", "Span", "trim"]
 Span = tuple[int, int]
 
 _BLOCK = 1 << 12  # characters per tokenization block (small blocks tokenize fastest)
+_MAX_BLOCK = 1 << 16  # a block with no whitespace this long is cut anyway (a "seam")
+_BATCH_CHARS = 1 << 20  # characters handed to the tokenizer per call, which bounds its memory
 _WS_RUN = re.compile(r"\s+")
+_NON_WS = re.compile(r"\S")
 _ASCII_WS = " \t\n\r"  # separators every whitespace-splitting tokenizer agrees on
 _PUNCT = frozenset(".,;:!?\"'()[]")  # split from letters by Bert-style and whitespace pre-tokenizers
 _CUT_KINDS = ("sentence end", "clause", "word boundary", "token boundary", "character")
+_LOCAL = 256  # characters before the reach of a cut searched first for a clause or word boundary
 
 
 def trim(text: str, start: int, end: int) -> Span:
     """Shrink ``[start, end)`` so that it neither starts nor ends with whitespace."""
-    while start < end and text[start].isspace():
-        start += 1
+    if start < end and text[start].isspace():
+        m = _NON_WS.search(text, start, end)
+        if m is None:
+            return end, end
+        start = m.start()
     while end > start and text[end - 1].isspace():
         end -= 1
     return start, end
 
 
-def _blocks(text: str) -> list[Span]:
-    """Cut ``text`` into blocks of about ``_BLOCK`` characters, each cut inside whitespace."""
+def _blocks(text: str) -> tuple[list[Span], list[int]]:
+    """Cut ``text`` into blocks of about ``_BLOCK`` characters, each cut inside whitespace.
+
+    Returns the blocks and the seams: offsets where a block had to be cut
+    outside whitespace (no whitespace for ``_MAX_BLOCK`` characters).
+    """
     out: list[Span] = []
+    seams: list[int] = []
     start, n = 0, len(text)
     while start < n:
         cut = start + _BLOCK
         if cut >= n:
             out.append((start, n))
             break
-        m = _WS_RUN.search(text, cut, min(n, cut + 4096))
+        stop = min(n, start + _MAX_BLOCK)
+        m = _WS_RUN.search(text, cut, stop)
         if m is None:
-            m = _WS_RUN.search(text, cut)
-        if m is None:
-            out.append((start, n))
-            break
+            out.append((start, stop))
+            if stop < n:
+                seams.append(stop)
+            start = stop
+            continue
         out.append((start, m.start()))
         start = m.end()
-    return out
+    return out, seams
+
+
+def _batches(sizes: Sequence[int], limit: int = _BATCH_CHARS) -> Iterable[tuple[int, int]]:
+    """Group consecutive items into ``[i, j)`` ranges of about ``limit`` characters."""
+    i, n = 0, len(sizes)
+    while i < n:
+        j, total = i, 0
+        while j < n and (j == i or total + sizes[j] <= limit):
+            total += sizes[j]
+            j += 1
+        yield i, j
+        i = j
 
 
 class Measure:
@@ -69,8 +101,9 @@ class Measure:
     def __init__(self, text: str, counter: Any) -> None:
         self.text = text
         self.counter = counter
-        self._starts: list[int] | None = None
-        self._ends: list[int] = []
+        self._starts: array[int] | None = None
+        self._ends: array[int] = array("q")
+        self._seams: list[int] = []
         self._cache: dict[Span, int] = {}
         self.forced: set[int] = set()
         self.has_offsets = callable(getattr(counter, "token_offsets", None))
@@ -79,30 +112,52 @@ class Measure:
         self._by_start: dict[int, list[tuple[_Counted, int]]] = {}
 
     # -- estimates -----------------------------------------------------------------
-    def _index(self) -> tuple[list[int], list[int]]:
+    def _index(self) -> tuple[array[int], array[int]]:
         if self._starts is None:
             text = self.text
-            blocks = _blocks(text)
-            pieces = [text[a:b] for a, b in blocks]
+            blocks, self._seams = _blocks(text)
             batch: Callable[[Sequence[str]], list[list[tuple[int, int]]]] | None = getattr(
                 self.counter, "token_offsets_batch", None
             )
-            results = batch(pieces) if callable(batch) else [self.counter.token_offsets(p) for p in pieces]
-            starts: list[int] = []
-            ends: list[int] = []
-            for (a, _), offsets in zip(blocks, results, strict=False):
-                starts.extend([a + s for s, _ in offsets])
-                ends.extend([a + e for _, e in offsets])
+            code = "i" if len(text) < 2**31 else "q"  # 4 bytes an offset where they fit
+            starts: array[int] = array(code)
+            ends: array[int] = array(code)
+            for i, j in _batches([b - a for a, b in blocks]):
+                pieces = [text[a:b] for a, b in blocks[i:j]]
+                if callable(batch):
+                    results = batch(pieces)
+                else:
+                    results = [self.counter.token_offsets(p) for p in pieces]
+                for (a, _), offsets in zip(blocks[i:j], results, strict=False):
+                    starts.extend([a + s for s, _ in offsets])
+                    ends.extend([a + e for _, e in offsets])
             self._starts, self._ends = starts, ends
         return self._starts, self._ends
 
-    def token_starts(self) -> list[int]:
+    def token_starts(self) -> Sequence[int]:
         """Start offsets of the document's tokens (tokenizing the text on first use)."""
         return self._index()[0]
 
-    def token_ends(self) -> list[int]:
+    def token_ends(self) -> Sequence[int]:
         """End offsets of the document's tokens."""
         return self._index()[1]
+
+    def seam_free(self, start: int, end: int) -> bool:
+        """Tell whether no forced block cut (a seam) lies in ``[start, end]``.
+
+        The one tokenization may differ from tokenizing a span that crosses a
+        seam; only seam-free spans are counted from it.
+        """
+        self._index()
+        seams = self._seams
+        i = bisect.bisect_left(seams, start)
+        return i >= len(seams) or seams[i] > end
+
+    def beyond_window(self, start: int, end: int, limit: int) -> bool:
+        """Tell whether ``text[start:end]`` is surely over ``limit`` tokens (longer than the cut window)."""
+        if self.has_offsets and self._starts is None and end - start <= _MAX_BLOCK:
+            return False  # short: counting it is cheap, and needs no tokenization of the whole text
+        return self._window_end(start, end, limit) < end
 
     def estimate(self, start: int, end: int) -> int:
         """Tokens of ``text[start:end]``: from the one tokenization, or counted and cached."""
@@ -126,15 +181,16 @@ class Measure:
         the counts come from the one tokenization of the document (or, without
         offsets, from one batch call).
         """
-        if self.additive and self._starts is None:
-            counts = self.count_many([self.text[a:b] for a, b in spans])
+        text = self.text
+        if self.additive and self._starts is None and all(b - a <= _MAX_BLOCK for a, b in spans):
+            counts = self.count_many([text[a:b] for a, b in spans])
             self._remember(spans, counts)
             return counts
         if self.has_offsets:
             return [self.estimate(a, b) for a, b in spans]
         missing = [s for s in spans if s not in self._cache and s[1] > s[0]]
         if missing:
-            counts = self.count_many([self.text[a:b] for a, b in missing])
+            counts = self.count_many([text[a:b] for a, b in missing])
             self._cache.update(zip(missing, counts, strict=False))
         return [self._cache.get(s, 0) for s in spans]
 
@@ -165,11 +221,14 @@ class Measure:
         return int(self.counter.count_tokens(text))
 
     def count_many(self, texts: Sequence[str]) -> list[int]:
-        """Exact token counts of many texts (batched where the tokenizer can)."""
+        """Exact token counts of many texts (in batches of about 1 MB where the tokenizer can)."""
         batch = getattr(self.counter, "count_tokens_batch", None)
-        if callable(batch) and len(texts) > 1:
-            return [int(n) for n in batch(list(texts))]
-        return [self.count(t) for t in texts]
+        if not callable(batch) or len(texts) <= 1:
+            return [self.count(t) for t in texts]
+        out: list[int] = []
+        for i, j in _batches([len(t) for t in texts]):
+            out.extend(int(n) for n in batch(list(texts[i:j])))
+        return out
 
     def count_spans(self, spans: Sequence[Span], header: str = "") -> list[int]:
         """Exact tokens of the embedded text of each span (under ``header``).
@@ -180,12 +239,18 @@ class Measure:
         """
         text = self.text
         out = [-1] * len(spans)
-        head = self._header_tokens(header) if header and self.additive else 0
+        head = self.header_tokens(header) if header and self.additive else 0
         todo: list[int] = []
         for i, (a, b) in enumerate(spans):
             if self.additive:
                 n = self._sum_counts(a, b)
-                if n is None and self.has_offsets and self.clean_cut(a) and self.clean_cut(b):
+                if (
+                    n is None
+                    and self.has_offsets
+                    and self.clean_cut(a)
+                    and self.clean_cut(b)
+                    and self.seam_free(a, b)
+                ):
                     n = self.estimate(a, b)
                 if n is not None:
                     out[i] = n + head
@@ -198,7 +263,8 @@ class Measure:
                 out[i] = n
         return out
 
-    def _header_tokens(self, header: str) -> int:
+    def header_tokens(self, header: str) -> int:
+        """Exact tokens of ``header`` and the newline after it (counted once per header)."""
         n = self._header_cost.get(header)
         if n is None:
             n = self._header_cost[header] = self.count(header + "\n")
@@ -222,7 +288,19 @@ class Measure:
         return j >= len(starts) or starts[j] >= pos
 
     def exact(self, start: int, end: int, header: str = "") -> int:
-        """Exact tokens of the embedded text of ``text[start:end]`` under ``header``."""
+        """Exact tokens of the embedded text of ``text[start:end]`` under ``header``.
+
+        Taken from the one tokenization when that is exact (a tokenizer whose
+        counts add up, clean cuts, no seam), otherwise counted.
+        """
+        if (
+            self.additive
+            and self._starts is not None
+            and self.clean_cut(start)
+            and self.clean_cut(end)
+            and self.seam_free(start, end)
+        ):
+            return self.estimate(start, end) + (self.header_tokens(header) if header else 0)
         body = self.text[start:end]
         return self.count(f"{header}\n{body}" if header else body)
 
@@ -233,7 +311,9 @@ class Measure:
         Cuts are chosen, in order of preference, at a sentence end, after clause
         punctuation, between words, between tokens, and only as a last resort
         between characters; always the latest such cut that fits. Every cut that
-        is not a sentence end is recorded in :attr:`forced`.
+        is not a sentence end is recorded in :attr:`forced`. Each cut looks only
+        at a window of about ``1.25 * limit`` tokens ahead, so the work is linear
+        in the length of the span.
 
         Returns:
             ``(start, end, tokens)`` for each piece.
@@ -245,11 +325,13 @@ class Measure:
         out: list[tuple[int, int, int]] = []
         a, b = trim(text, start, end)
         while a < b:
-            n = self.exact(a, b, header)
-            if n <= limit:
-                out.append((a, b, n))
-                break
-            cut, n_cut, kind = self._best_cut(a, b, limit, header)
+            hi = self._window_end(a, b, limit, wide=False)
+            if hi >= b:  # the rest may fit: count it (never a span longer than the window)
+                n = self.exact(a, b, header)
+                if n <= limit:
+                    out.append((a, b, n))
+                    break
+            cut, n_cut, kind = self._best_cut(a, b, hi, limit, header)
             pa, pb = trim(text, a, cut)
             out.append((pa, pb, n_cut if (pa, pb) == (a, cut) else self.exact(pa, pb, header)))
             a, b = trim(text, cut, b)
@@ -257,11 +339,17 @@ class Measure:
                 self.forced.update((pb, a))
         return out
 
-    def _window_end(self, a: int, b: int, limit: int) -> int:
-        """Return a position after which no cut can fit (a generous bound that keeps counting cheap)."""
+    def _window_end(self, a: int, b: int, limit: int, *, wide: bool = True) -> int:
+        """Return a position after which no cut can fit (a generous bound that keeps counting cheap).
+
+        The wide window spans ``2 * limit + 16`` document tokens (a piece that long
+        surely exceeds ``limit``); the narrow one, where cuts are searched,
+        ``limit + limit // 4 + 16``. Without token offsets: 64 characters a token.
+        """
         if self.has_offsets:
             _, ends = self._index()
-            i = bisect.bisect_right(ends, a) + 2 * limit + 16
+            reach = 2 * limit + 16 if wide else limit + limit // 4 + 16
+            i = bisect.bisect_right(ends, a) + reach
             return b if i >= len(ends) else min(b, ends[i])
         return min(b, a + 64 * limit + 256)
 
@@ -277,7 +365,7 @@ class Measure:
 
             return clause_cuts(text, a, b)
         if kind == 2:
-            return [m.start() for m in _WS_RUN.finditer(text, a, b) if m.start() > a]
+            return [p for p in (m.start() for m in _WS_RUN.finditer(text, a, b)) if p > a]
         if kind == 3:
             offsets = getattr(self.counter, "token_offsets", None)
             if not callable(offsets):
@@ -285,11 +373,29 @@ class Measure:
             return sorted({a + s for s, _ in offsets(text[a:b]) if 0 < s < b - a})
         return list(range(a + 1, b))
 
-    def _best_cut(self, a: int, b: int, limit: int, header: str) -> tuple[int, int, int]:
-        hi = self._window_end(a, b, limit)
+    def _reach(self, a: int, hi: int, limit: int, header: str) -> int:
+        """Return the latest cut at which ``text[a:cut]`` fits by the estimates (``hi`` without offsets)."""
+        if not self.has_offsets:
+            return hi
+        starts, ends = self._index()
+        k = bisect.bisect_right(ends, a) + limit - (self.header_tokens(header) if header else 0)
+        return hi if k >= len(starts) else max(a + 1, min(hi, starts[k]))
+
+    def _best_cut(self, a: int, b: int, hi: int, limit: int, header: str) -> tuple[int, int, int]:
+        reach = self._reach(a, hi, limit, header)
         for kind in range(len(_CUT_KINDS)):
-            cands = [c for c in self._candidates(kind, a, hi) if a < c < b]
-            found = _largest_fitting(cands, lambda c: self.exact(a, c, header), limit)
+            found = None
+            if kind in (1, 2) and reach - a > _LOCAL:
+                # the latest clause or word boundary lies just before ``reach``: look there first
+                lo = max(a, reach - _LOCAL)
+                near = [c for c in self._candidates(kind, lo, reach) if a < c < b]
+                if near:
+                    found = self._fit(a, near, limit, header)
+            if found is None:
+                stop = hi if kind >= 3 else min(hi, reach + _LOCAL)  # (sentences need their context)
+                last = b if kind >= 3 else min(b, reach + 1)
+                cands = [c for c in self._candidates(kind, a, stop) if a < c < last]
+                found = self._fit(a, cands, limit, header)
             if found is not None:
                 return found[0], found[1], kind
         raise ChunkingError(
@@ -297,6 +403,37 @@ class Measure:
             + (" with its contextual header" if header else "")
             + " exceeds the limit; raise `size` or drop the header"
         )
+
+    def _fit(self, a: int, cands: list[int], limit: int, header: str) -> tuple[int, int] | None:
+        """Return ``(c, tokens)`` for the latest candidate cut ``c`` whose piece ``text[a:c]`` fits.
+
+        With token offsets the estimates (two bisections each) find the cut and
+        one exact count confirms it; only when the estimate was too low are
+        earlier candidates counted exactly.
+        """
+
+        def cost(c: int) -> int:
+            return self.exact(a, c, header)
+
+        if not cands:
+            return None
+        if not self.has_offsets:
+            return _largest_fitting(cands, cost, limit)
+        head = self.header_tokens(header) if header else 0
+        lo, hi = 0, len(cands)
+        while lo < hi:  # the estimate of text[a:c] grows with c
+            mid = (lo + hi) // 2
+            if self.estimate(a, cands[mid]) + head <= limit:
+                lo = mid + 1
+            else:
+                hi = mid
+        if lo == 0:
+            return _largest_fitting(cands, cost, limit)  # one exact count when nothing fits
+        c = cands[lo - 1]
+        n = cost(c)
+        if n <= limit:
+            return c, n
+        return _largest_fitting(cands[: lo - 1], cost, limit)
 
 
 class _Counted:

@@ -87,7 +87,14 @@ def token_windows(
         ta, tb = trim(text, a, b)
         if tb <= ta:
             continue
-        if measure.additive and i > i0 and j < i1 and frag_end <= tb and measure.clean_cut(tb):
+        if (
+            measure.additive
+            and i > i0
+            and j < i1
+            and frag_end <= tb
+            and measure.clean_cut(tb)
+            and measure.seam_free(ta, tb)
+        ):
             out.append((ta, tb, "", j - i + delta))
         else:
             out.append((ta, tb, "", -1))

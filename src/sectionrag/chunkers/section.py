@@ -12,7 +12,8 @@ text instead; section starts still cut chunks there, so even then no chunk
 mixes two sections.
 
 With ``contextual_header=True`` (the default) each chunk's embedded text is
-prefixed with its section path (``Report > Results``), stored in
+prefixed with the document's name and its section path (``annual report >
+Report > Results``; ``document_title=False`` leaves the name out), stored in
 ``Chunk.context`` and counted inside the token budget; the chunk's ``text``
 stays the span itself.
 """
@@ -20,6 +21,7 @@ stays the span itself.
 from __future__ import annotations
 
 import bisect
+from collections.abc import Sequence
 from dataclasses import replace
 from typing import Any
 
@@ -44,6 +46,9 @@ class SectionChunker(BaseChunker):
         inner: The strategy used inside each section: a name (default ``"semantic"``)
             or a built-in chunker instance.
         contextual_header: Prefix the embedded text with the section path (default True).
+        document_title: Put the document's name (its source's file name without
+            extension) ahead of the section path in that header (default True;
+            documents without a file name, such as ``<memory>``, get none).
         min_chunks: Below this many chunks from the sections, chunk the whole
             text instead (default 3; 0 turns it off).
         **inner_params: Passed to the inner strategy (``threshold``,
@@ -59,6 +64,7 @@ class SectionChunker(BaseChunker):
         tokenizer: Any = None,
         inner: str | BaseChunker = "semantic",
         contextual_header: bool = True,
+        document_title: bool = True,
         min_chunks: int = 3,
         **inner_params: Any,
     ) -> None:
@@ -66,6 +72,9 @@ class SectionChunker(BaseChunker):
         if not isinstance(contextual_header, bool):
             raise TypeError(f"contextual_header must be a bool, not {type(contextual_header).__name__}")
         self.contextual_header = contextual_header
+        if not isinstance(document_title, bool):
+            raise TypeError(f"document_title must be a bool, not {type(document_title).__name__}")
+        self.document_title = document_title
         self.min_chunks = check_int("min_chunks", min_chunks, minimum=0)
         if isinstance(inner, str):
             if inner == "section":
@@ -95,12 +104,27 @@ class SectionChunker(BaseChunker):
     def __repr__(self) -> str:
         return (
             f"SectionChunker(size={self.size}, inner={self.inner!r}, "
-            f"contextual_header={self.contextual_header}, min_chunks={self.min_chunks})"
+            f"contextual_header={self.contextual_header}, document_title={self.document_title}, "
+            f"min_chunks={self.min_chunks})"
         )
 
-    def header_for(self, path: tuple[str, ...]) -> str:
-        """Return the contextual header for a section path (``""`` when off or outside any section)."""
-        return _SEPARATOR.join(path) if self.contextual_header and path else ""
+    def header_for(self, path: tuple[str, ...], title: str = "") -> str:
+        """Return the contextual header for a section path (``""`` when off or outside any section).
+
+        ``title`` (the document's name) leads the path when given, unless the
+        path already starts with it.
+        """
+        if not self.contextual_header:
+            return ""
+        if title and (not path or path[0].casefold() != title.casefold()):
+            path = (title, *path)
+        return _SEPARATOR.join(path)
+
+    def title_of(self, document: Document) -> str:
+        """Return the document's name used in headers (``""`` unless ``document_title``)."""
+        if not (self.document_title and self.contextual_header):
+            return ""
+        return document_name(document.source)
 
     def chunk(self, document: Document) -> list[Chunk]:
         """Chunk each section separately (or the whole text, see the module docs)."""
@@ -123,7 +147,7 @@ class SectionChunker(BaseChunker):
         """Return the header actually used and the token budget left for the text."""
         if not header:
             return "", limit
-        cost = measure.count(header + "\n")
+        cost = measure.header_tokens(header)  # counted once per distinct header
         if cost > limit // 2:
             return "", limit  # a header that would crowd out the text is dropped
         return header, limit - cost
@@ -134,6 +158,7 @@ class SectionChunker(BaseChunker):
         text = document.text
         out: list[Planned] = []
         carry: int | None = None
+        title = self.title_of(document)
         segments = document.segments()
         for k, (start, end, path) in enumerate(segments):
             a, b = trim(text, start, end)
@@ -153,7 +178,7 @@ class SectionChunker(BaseChunker):
             if carry is not None:
                 carried[trim(text, carry, end)[0]] = path
                 start, carry = carry, None
-            header, budget = self._budget(measure, self.header_for(path), limit)
+            header, budget = self._budget(measure, self.header_for(path, title), limit)
             for x, y, n in self._inner(document, measure, start, end, budget):
                 out.append((x, y, header, -1 if header else n))
         if carry is not None:  # only headings left (the document ends inside them)
@@ -175,9 +200,11 @@ class SectionChunker(BaseChunker):
         heads = {s.start for s in document.sections}
         cuts = document.boundaries()
         header_budget = limit
-        if self.contextual_header and document.sections:
-            longest = max((s.path for s in document.sections), key=lambda p: len(_SEPARATOR.join(p)))
-            header_budget = self._budget(measure, self.header_for(longest), limit)[1]
+        title = self.title_of(document)
+        if self.contextual_header and (document.sections or title):
+            paths = [s.path for s in document.sections] or [()]
+            longest = max(paths, key=lambda p: len(_SEPARATOR.join(p)))
+            header_budget = self._budget(measure, self.header_for(longest, title), limit)[1]
         out: list[Planned] = []
         for a, b, n in self._inner(document, measure, document.body_start, len(text), header_budget):
             pieces = _cut(text, a, b, cuts, heads)
@@ -188,12 +215,29 @@ class SectionChunker(BaseChunker):
                 path = document.section_path_at(carried_at if carried_at is not None else x)
                 if carried_at is not None:
                     carried[x] = path
-                header, _ = self._budget(measure, self.header_for(path), limit)
+                header, _ = self._budget(measure, self.header_for(path, title), limit)
                 out.append((x, y, header, n if len(pieces) == 1 and not header else -1))
         return out
 
 
-def _cut(text: str, a: int, b: int, cuts: list[int], heads: set[int]) -> list[tuple[int, int, int | None]]:
+def document_name(source: str) -> str:
+    """Return a readable name for a source: its file name without extension, ``_`` and ``-`` as spaces.
+
+    A placeholder source in angle brackets (``<memory>``) has no name (``""``).
+
+    >>> document_name("reports/2023_Q3_AAPL.pdf")
+    '2023 Q3 AAPL'
+    """
+    if source.startswith("<") and source.endswith(">"):
+        return ""
+    name = source.replace("\\", "/").rsplit("/", 1)[-1]
+    stem = name.rsplit(".", 1)[0] if "." in name.strip(".") else name
+    return " ".join(stem.replace("_", " ").replace("-", " ").split())
+
+
+def _cut(
+    text: str, a: int, b: int, cuts: Sequence[int], heads: set[int]
+) -> list[tuple[int, int, int | None]]:
     """Split ``[a, b)`` at the section starts inside it, except after headings alone.
 
     Returns ``(start, end, carried)`` where ``carried`` is the last section

@@ -31,6 +31,7 @@ import logging
 from typing import TYPE_CHECKING, Any, Literal
 
 from sectionrag import registry
+from sectionrag._checks import check_number
 from sectionrag._sentences import split_sentences
 from sectionrag.chunkers._base import BaseChunker, check_int
 from sectionrag.chunkers._spans import Measure, Span
@@ -118,8 +119,7 @@ class SemanticChunker(BaseChunker):
         if method not in _METHODS:
             raise ConfigError(f"unknown method {method!r}; choose one of: {', '.join(_METHODS)}")
         self.method: Method = method
-        if isinstance(threshold, bool) or not isinstance(threshold, (int, float)):
-            raise ConfigError(f"threshold must be a number, not {type(threshold).__name__}")
+        threshold = check_number("threshold", threshold)
         if method == "minima" and not 0 < threshold < 1:
             raise ConfigError(
                 f"threshold must be a percentile in (0, 1) for method='minima', got {threshold}"
@@ -140,6 +140,7 @@ class SemanticChunker(BaseChunker):
             raise ConfigError(
                 f"filter_polyorder ({filter_polyorder}) must be smaller than filter_window ({filter_window})"
             )
+        filter_tolerance = check_number("filter_tolerance", filter_tolerance)
         if not 0 < filter_tolerance < 1:
             raise ConfigError(f"filter_tolerance must be between 0 and 1, got {filter_tolerance}")
         self.filter_tolerance = float(filter_tolerance)

@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import argparse
 import json
+import os
 import sys
 from typing import Any
 
@@ -19,6 +21,7 @@ from sectionrag.defaults import (
 __all__ = [
     "add_collection_options",
     "add_parser_options",
+    "add_password_options",
     "add_search_options",
     "build_parser",
     "emit_json",
@@ -26,6 +29,7 @@ __all__ = [
     "open_collection",
     "open_store",
     "parse_weights",
+    "password_from",
     "progress_enabled",
     "resolve_embedder",
 ]
@@ -71,7 +75,7 @@ def add_search_options(p: Any, *, k_help: str) -> None:
 
 
 def add_parser_options(p: Any) -> None:
-    """Add ``--parser NAME`` and ``--tables`` to a command that parses files."""
+    """Add ``--parser NAME``, ``--tables`` and the PDF password options to a command that parses files."""
     p.add_argument(
         "--parser",
         default=None,
@@ -83,23 +87,32 @@ def add_parser_options(p: Any) -> None:
         action="store_true",
         help="PDF: find ruled tables with pdfplumber and write each row as 'cell | cell' (slower)",
     )
+    add_password_options(p)
 
 
 def build_parser(args: Any, **options: Any) -> Any:
-    """Return the parser ``--parser``/``--tables`` ask for (an AutoParser without ``--parser``)."""
+    """Return the parser ``--parser``, ``--tables`` and ``--password`` ask for (default: AutoParser)."""
     from sectionrag.parsers import AutoParser, get_parser
 
     if getattr(args, "tables", False):
         options["tables"] = True
+    password = password_from(args)
+    if password is not None:
+        options["password"] = password
     name = getattr(args, "parser", None)
     return AutoParser(**options) if name is None else get_parser(name, **options)
 
 
-def resolve_embedder(name: str | None, *, default: str = DEFAULT_EMBEDDER) -> Any:
-    """Return the embedder for a registered name, model id or local path (lazy import)."""
+def resolve_embedder(name: str | None, *, default: str = DEFAULT_EMBEDDER, backend: str | None = None) -> Any:
+    """Return the embedder for a registered name, model id or local path (lazy import).
+
+    ``backend`` (``torch``, ``onnx``, ``onnx-int8``, ``openvino``) wins over a name's ``@backend``.
+    """
     from sectionrag.embedders import get_embedder
 
-    return get_embedder(name or default)
+    if backend is None:
+        return get_embedder(name or default)
+    return get_embedder(name or default, backend=backend)
 
 
 def open_store(db: str, collection: str, store: str = DEFAULT_STORE) -> Any:
@@ -126,7 +139,9 @@ def open_collection(args: Any, *, check: bool = True, **stages: Any) -> Any:
     """Reopen ``--db``/``--collection``/``--store`` with the stages it records (:meth:`Pipeline.open`).
 
     ``--embedder``, when the command has it and it is given, must name the
-    model the collection was built with; ``stages`` replace recorded ones.
+    model the collection was built with; ``--backend`` runs that model on
+    another runtime (searching works; the store refuses its vectors when
+    indexing); ``stages`` replace recorded ones.
 
     Raises:
         CollectionNotFoundError: the collection does not exist (the message says how to build it).
@@ -140,6 +155,7 @@ def open_collection(args: Any, *, check: bool = True, **stages: Any) -> Any:
             args.collection,
             store=args.store,
             embedder=getattr(args, "embedder", None),
+            backend=getattr(args, "backend", None),
             check=check,
             **stages,
         )
@@ -168,3 +184,39 @@ def format_results(results: list[Any], *, width: int = 100) -> str:
             snippet = snippet[: width - 1].rstrip() + "…"
         lines.append(f"    {snippet}")
     return "\n".join(lines)
+
+
+def add_password_options(parser: argparse.ArgumentParser) -> None:
+    """Add ``--password`` and ``--password-env VAR`` (for encrypted PDFs) to a command."""
+    group = parser.add_mutually_exclusive_group()
+    group.add_argument(
+        "--password",
+        default=None,
+        metavar="TEXT",
+        help="password of encrypted PDFs (visible to other users in the process list: prefer --password-env)",
+    )
+    group.add_argument(
+        "--password-env",
+        default=None,
+        metavar="VAR",
+        help="read the password of encrypted PDFs from the environment variable VAR",
+    )
+
+
+def password_from(args: argparse.Namespace) -> str | None:
+    """Return the PDF password given by ``--password`` or ``--password-env`` (``None`` if neither).
+
+    Raises:
+        ConfigError: ``--password-env`` names a variable that is not set.
+    """
+    from sectionrag.errors import ConfigError
+
+    if getattr(args, "password", None) is not None:
+        return str(args.password)
+    var = getattr(args, "password_env", None)
+    if var is None:
+        return None
+    value = os.environ.get(var)
+    if value is None:
+        raise ConfigError(f"--password-env: the environment variable {var} is not set")
+    return value

@@ -19,6 +19,7 @@ from sectionrag.cli._common import (
     emit_json,
     open_collection,
     open_store,
+    password_from,
     progress_enabled,
     resolve_embedder,
 )
@@ -39,12 +40,26 @@ def register(sub: Any, common: argparse.ArgumentParser) -> None:
         "a model id or a local path; an existing collection remembers its embedder",
     )
     p.add_argument(
+        "--backend",
+        default=None,
+        choices=("torch", "onnx", "onnx-int8", "openvino"),
+        help="embedding runtime (default: the one an existing collection records; for a new one the "
+        "preset's CPU default on a CPU, torch on a GPU); a collection refuses vectors from another backend",
+    )
+    p.add_argument(
         "--strategy",
         default=None,
-        help=f"registered chunking strategy (default: {DEFAULT_STRATEGY} for a new collection; "
-        "an existing one keeps its recorded chunker unless --strategy or --size is given)",
+        help=f"registered chunking strategy (default: the collection's, {DEFAULT_STRATEGY} for a new one)",
     )
-    p.add_argument("--size", type=int, default=None, help="maximum tokens per chunk")
+    p.add_argument(
+        "--size", type=int, default=None, help="maximum tokens per chunk (default: the collection's)"
+    )
+    p.add_argument(
+        "--rechunk",
+        action="store_true",
+        help="re-index documents the collection holds with other chunking, parsing, enrichment "
+        "or embedder settings (refused otherwise)",
+    )
     add_parser_options(p)
     p.add_argument(
         "--enrich",
@@ -93,6 +108,16 @@ def register(sub: Any, common: argparse.ArgumentParser) -> None:
         "--sync",
         action="store_true",
         help="also delete indexed documents whose source is gone (the collection mirrors PATH...)",
+    )
+    p.add_argument(
+        "--allow-empty",
+        action="store_true",
+        help="let --sync delete every document of the collection (refused otherwise)",
+    )
+    p.add_argument(
+        "--follow-symlinks",
+        action="store_true",
+        help="follow symbolic links that leave the directories given (skipped with a warning otherwise)",
     )
     p.add_argument("--include", action="append", default=[], metavar="GLOB", help="only files matching GLOB")
     p.add_argument("--exclude", action="append", default=[], metavar="GLOB", help="skip files matching GLOB")
@@ -174,6 +199,7 @@ def estimate(args: argparse.Namespace, pipe: Any) -> int:
     """``--estimate``: parse and chunk the paths, print what enrichment would cost; send and write nothing."""
     from sectionrag.enrich import EnrichmentEstimate
     from sectionrag.errors import ConfigError, SectionRagError
+    from sectionrag.ingest.sources import display_source
     from sectionrag.pipeline import discover_files
 
     enricher = pipe.enricher
@@ -181,12 +207,17 @@ def estimate(args: argparse.Namespace, pipe: Any) -> int:
         raise ConfigError("--estimate needs --enrich llm (or extractive, which calls no LLM)")
     total = EnrichmentEstimate(0, 0, 0, 0, 0, 0)
     failed: list[dict[str, str]] = []
-    files = discover_files(args.paths, include=args.include, exclude=args.exclude)
+    files = discover_files(
+        args.paths, include=args.include, exclude=args.exclude, follow_symlinks=args.follow_symlinks
+    )
     for path in files:
         try:
             chunks = pipe.chunker.chunk(pipe.parser.parse(path))
-        except (SectionRagError, OSError) as e:
-            failed.append({"source": str(path), "error": " ".join(str(e).split())})
+        except Exception as e:  # one bad file never stops the estimate
+            text = " ".join(str(e).split())
+            if not isinstance(e, (SectionRagError, OSError)):
+                text = f"{type(e).__name__}: {text}"
+            failed.append({"source": display_source(str(path)), "error": text})
             continue
         if hasattr(enricher, "estimate"):
             total = total + enricher.estimate(chunks)
@@ -205,18 +236,37 @@ def estimate(args: argparse.Namespace, pipe: Any) -> int:
     return 0 if not failed else 1
 
 
-def _stages(args: argparse.Namespace) -> dict[str, Any]:
-    """Return the stages the options ask for: chunker, enricher, parser (those not given are left out)."""
-    from sectionrag import registry
+def build_chunker(args: argparse.Namespace, recorded: Any) -> Any:
+    """Return the chunker ``--strategy``/``--size`` ask for, or ``None`` when neither is given.
 
+    ``--size`` alone keeps the collection's recorded strategy and its other
+    settings (``recorded``: the configuration it records, ``None`` for a new
+    collection), else the default strategy.
+    """
+    from sectionrag import registry
+    from sectionrag.ingest.fingerprint import chunker_settings
+
+    if args.strategy is None and args.size is None:
+        return None  # the recorded chunker (Pipeline.open builds it again), else the default
+    params: dict[str, Any] = {} if args.size is None else {"size": args.size}
+    if args.strategy is not None:
+        return registry.create("chunker", args.strategy, **params)
+    settings = chunker_settings(recorded)
+    if settings is not None:
+        return registry.create("chunker", settings[0], **{**settings[1], **params})
+    return registry.create("chunker", DEFAULT_STRATEGY, **params)
+
+
+def _stages(args: argparse.Namespace, recorded: Any) -> dict[str, Any]:
+    """Return the stages the options ask for: chunker, enricher, parser (those not given are left out)."""
     stages: dict[str, Any] = {}
-    if args.strategy is not None or args.size is not None:
-        params: dict[str, Any] = {} if args.size is None else {"size": args.size}
-        stages["chunker"] = registry.create("chunker", args.strategy or DEFAULT_STRATEGY, **params)
+    chunker = build_chunker(args, recorded)
+    if chunker is not None:
+        stages["chunker"] = chunker
     if args.enrich is not None:
         enricher = build_enricher(args.enrich, args)
         stages["enricher"] = False if enricher is None else enricher
-    if args.parser is not None or args.tables:
+    if args.parser is not None or args.tables or password_from(args) is not None:
         stages["parser"] = build_parser(args)
     return stages
 
@@ -224,17 +274,22 @@ def _stages(args: argparse.Namespace) -> dict[str, Any]:
 def run(args: argparse.Namespace) -> int:
     """Index the given paths and print a report."""
     from sectionrag.errors import CollectionNotFoundError
+    from sectionrag.ingest.fingerprint import read_recorded_config
+    from sectionrag.ingest.sources import display_source
     from sectionrag.pipeline import Pipeline
 
     started = time.perf_counter()
-    stages = _stages(args)
+    recorded = None
+    if args.size is not None and args.strategy is None:  # --size alone: the recorded strategy
+        recorded = read_recorded_config(open_store(args.db, args.collection, args.store))
+    stages = _stages(args, recorded)
     try:
         pipe = open_collection(args, **stages)
     except CollectionNotFoundError:  # a new collection: the options, else the defaults
         pipe = Pipeline(
             parser=stages.get("parser") or build_parser(args),
             chunker=stages.get("chunker"),
-            embedder=resolve_embedder(args.embedder),
+            embedder=resolve_embedder(args.embedder, backend=args.backend),
             store=open_store(args.db, args.collection, args.store),
             enricher=stages.get("enricher") or None,
         )
@@ -244,8 +299,11 @@ def run(args: argparse.Namespace) -> int:
     report = pipe.ingest(
         args.paths,
         sync=args.sync,
+        allow_empty=args.allow_empty,
+        rechunk=args.rechunk,
         include=args.include,
         exclude=args.exclude,
+        follow_symlinks=args.follow_symlinks,
         progress=progress_enabled(),
         lock_timeout=args.wait,
         verify=args.verify,
@@ -255,12 +313,14 @@ def run(args: argparse.Namespace) -> int:
         f"({embedder.name} -> {args.db}:{args.collection})"
     )
     if args.json:
-        emit_json(report.to_dict())
+        emit_json(report.to_dict(display_source))
         if not report.ok:  # stdout holds the JSON document; say it on stderr too
             print(f"sectionrag index: {len(report.failed)} source(s) failed; {summary}", file=sys.stderr)
     else:
         for f in report.failed:
-            print(f"failed: {f.source}: {f.error}", file=sys.stderr)
+            print(f"failed: {display_source(f.source)}: {f.error}", file=sys.stderr)
+        for w in report.warnings:
+            print(f"warning: {display_source(w.source)}: {w.message}", file=sys.stderr)
         if report.reconfigured:
             print(
                 f"configuration changed ({'; '.join(report.config_changes)}): "

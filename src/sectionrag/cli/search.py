@@ -36,11 +36,20 @@ def register(sub: Any, common: argparse.ArgumentParser) -> None:
     )
     p.add_argument("--where", default=None, metavar="EXPR", help="raw filter expression (experts)")
     p.add_argument("--embedder", default=None, help=argparse.SUPPRESS)
+    p.add_argument(
+        "--backend",
+        default=None,
+        choices=("torch", "onnx", "onnx-int8", "openvino"),
+        help="embed the query with this runtime (default: the one the collection was indexed with)",
+    )
     p.set_defaults(handler=run)
 
 
 def resolve_sources(names: list[str], store: Any) -> list[str]:
-    """Map each ``--source`` to the sources as indexed: an exact source or a file name.
+    """Map each ``--source`` to the sources as indexed.
+
+    A name matches a source as recorded or displayed, a trailing part of its
+    path (a file name), or the path it names from the working directory.
 
     Raises:
         ConfigError: a name matches no indexed document (the message lists some that exist).
@@ -48,13 +57,14 @@ def resolve_sources(names: list[str], store: Any) -> list[str]:
     from pathlib import PurePath
 
     from sectionrag.errors import ConfigError
+    from sectionrag.ingest.sources import display_source, source_matches_name
 
     indexed = sorted({d.source for d in store.documents()})
     out: list[str] = []
     for name in names:
-        matches = [s for s in indexed if s == name or PurePath(s).name == name]
+        matches = [s for s in indexed if source_matches_name(s, name)]
         if not matches:
-            shown = ", ".join(PurePath(s).name for s in indexed[:10]) or "none"
+            shown = ", ".join(PurePath(display_source(s)).name for s in indexed[:10]) or "none"
             raise ConfigError(f"--source {name!r} matches no indexed document; indexed: {shown}")
         out.extend(matches)
     return out
@@ -76,10 +86,14 @@ def build_where(args: argparse.Namespace, store: Any) -> Any:
 
 def run(args: argparse.Namespace) -> int:
     """Search and print ranked results."""
+    import dataclasses
+
     from sectionrag._checks import check_int
     from sectionrag.errors import StoreError
-    from sectionrag.pipeline import check_search_options
+    from sectionrag.ingest.sources import display_source
+    from sectionrag.pipeline import check_query, check_search_options
 
+    check_query(args.query, mode=args.mode)
     check_int("-k", args.k, minimum=1)
     weights = parse_weights(args.weights)
     check_search_options(args.k, args.mode, args.fusion, weights)
@@ -98,6 +112,7 @@ def run(args: argparse.Namespace) -> int:
         fusion=args.fusion,
         weights=weights,
     )
+    results = [dataclasses.replace(r, source=display_source(r.source)) for r in results]
     if args.json:
         emit_json({"results": [r.to_dict() for r in results]})
     else:

@@ -271,6 +271,12 @@ class StaticEmbedder:
         vector: npt.NDArray[np.float32] = self.embed_documents([text])[0]
         return vector
 
+    def embed_queries(self, texts: Sequence[str]) -> npt.NDArray[np.float32]:
+        """Embed queries (a static model encodes them as passages); shape ``(len(texts), dimension)``."""
+        if isinstance(texts, str):
+            raise TypeError("embed_queries takes a sequence of str, not one str; use embed_query")
+        return self.embed_documents(texts)
+
     def count_tokens(self, text: str) -> int:
         """Tokens of ``text`` (no special tokens, no truncation)."""
         return len(self._tok.encode(text, add_special_tokens=False).ids)

@@ -21,7 +21,6 @@ from __future__ import annotations
 
 import importlib
 import inspect
-import json
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Literal
@@ -34,10 +33,18 @@ from sectionrag.errors import (
     MissingDependencyError,
     ModelNotAvailableError,
 )
-from sectionrag.protocols import Embedder, IncrementalStore, VectorStore
+from sectionrag.ingest.fingerprint import read_recorded_config, recorded_chunker
+from sectionrag.protocols import Embedder, VectorStore
 from sectionrag.types import Chunk, Document
 
-__all__ = ["RecordedSettings", "Unrestored", "recorded_settings", "restore_embedder", "restore_stage"]
+__all__ = [
+    "RecordedSettings",
+    "Unrestored",
+    "recorded_settings",
+    "restore_embedder",
+    "restore_stage",
+    "same_model",
+]
 
 Role = Literal["parser", "chunker", "enricher"]
 
@@ -57,7 +64,7 @@ class RecordedSettings:
         collection: The collection's name.
         embedder: The embedder name the collection records (its schema).
         dimension: The vector length it records.
-        config: The latest pipeline configuration recorded with its sources
+        config: The pipeline configuration most of its sources were indexed with
             (``parser``, ``chunker``, ``enricher``, ``embedder`` descriptions), or
             ``None`` when the store keeps no records or none was written yet.
         chunks: Chunks in the collection.
@@ -73,27 +80,23 @@ class RecordedSettings:
 def recorded_settings(store: VectorStore) -> RecordedSettings | None:
     """Return the settings ``store``'s collection was built with, or ``None`` if it does not exist.
 
-    The configuration is the one recorded with the most recently indexed
-    source (the settings of the latest run); a store that keeps no records
-    (only the :class:`~sectionrag.protocols.VectorStore` methods) gives the
-    embedder's name and dimension only.
+    The configuration is the one most of its sources were indexed with (see
+    :func:`~sectionrag.ingest.fingerprint.read_recorded_config`); a store that
+    keeps no records (only the :class:`~sectionrag.protocols.VectorStore`
+    methods) gives the embedder's name and dimension only.
     """
     info = store.info()
     if info is None:
         return None
-    config: Mapping[str, Any] | None = None
-    if isinstance(store, IncrementalStore):
-        latest = -1
-        for rec in store.read_records():
-            if not rec.config_json or rec.checked_ns < latest:
-                continue
-            try:
-                parsed = json.loads(rec.config_json)
-            except ValueError:
-                continue
-            if isinstance(parsed, dict):
-                config, latest = parsed, rec.checked_ns
+    config = read_recorded_config(store)
     return RecordedSettings(info.name, info.embedder, info.dimension, config, info.chunks)
+
+
+def same_model(a: str, b: str) -> bool:
+    """Whether two recorded embedder names name one model (whatever backend runs it: ``m@onnx``, ``m``)."""
+    from sectionrag.embedders._backends import split_name
+
+    return a == b or split_name(a)[0] == split_name(b)[0]
 
 
 # -- building things again from their descriptions ---------------------------------
@@ -267,6 +270,10 @@ def restore_stage(
         return AutoParser()
     if not isinstance(description, Mapping):
         return Unrestored(role, {"type": str(description)}, "the record is not a description")
+    if role == "chunker":  # a registered strategy, built so that it describes itself exactly as recorded
+        exact = recorded_chunker({"chunker": dict(description)}, embedder)
+        if exact is not None:
+            return exact
     try:
         return _build(description, embedder, recorded_embedder or {}, kinds=(role,))
     except (ConfigError, MissingDependencyError, EmbeddingError) as e:
@@ -286,14 +293,19 @@ def _embedder_factory(name: str) -> tuple[Callable[..., Any], Mapping[str, Any],
     return SentenceTransformerEmbedder, {}, True
 
 
-def restore_embedder(settings: RecordedSettings, *, check: bool = True) -> Embedder:
+def restore_embedder(
+    settings: RecordedSettings, *, backend: str | None = None, check: bool = True
+) -> Embedder:
     """Build the embedder a collection records, by its name, with its recorded options.
 
-    The options (``normalize``, a backend ...) are the recorded description's
-    keys that the embedder's constructor accepts.
+    The options (``normalize`` ...) are the recorded description's keys that
+    the embedder's constructor accepts; the backend is the one the name
+    records (``model@openvino``), unless ``backend`` names another.
 
     Args:
         settings: What :func:`recorded_settings` read.
+        backend: Run the recorded model on this backend (``torch``, ``onnx``,
+            ``onnx-int8``, ``openvino``) instead of the recorded one.
         check: Also make sure the model can be loaded here and gives vectors of
             the recorded length (for a packaged or cached model this reads its
             configuration only; weights are loaded on the first embedding).
@@ -301,12 +313,17 @@ def restore_embedder(settings: RecordedSettings, *, check: bool = True) -> Embed
     Raises:
         ModelNotAvailableError: the embedder cannot be built or loaded here (its
             ``model`` attribute names it).
+        ConfigError: an unknown ``backend``.
         EmbedderMismatchError: it gives vectors of another length than recorded.
     """
     from sectionrag.embedders import get_embedder
 
     name = settings.embedder
     recorded = dict((settings.config or {}).get("embedder") or {})
+    if backend is not None:  # an unknown backend is the caller's mistake, not a missing model
+        from sectionrag.embedders._backends import parse_spec
+
+        parse_spec(backend)
     try:
         factory, bound, name_is_model = _embedder_factory(name)
         named, var_keyword = _parameters(factory)
@@ -319,6 +336,8 @@ def restore_embedder(settings: RecordedSettings, *, check: bool = True) -> Embed
             and (k in named or var_keyword)
             and v != _SECRET
         }
+        if backend is not None:
+            options["backend"] = backend
         embedder = get_embedder(name, **options)
         dimension = embedder.dimension if check else settings.dimension
     except (ModelNotAvailableError, MissingDependencyError, EmbeddingError, ConfigError) as e:

@@ -1,13 +1,14 @@
-"""What one ingest did: :class:`IngestReport` and :class:`FailedSource`."""
+"""What one ingest did: :class:`IngestReport`, :class:`FailedSource` and :class:`SourceWarning`."""
 
 from __future__ import annotations
 
 import threading
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-__all__ = ["STAGES", "FailedSource", "IngestReport"]
+__all__ = ["STAGES", "FailedSource", "IngestReport", "SourceWarning"]
 
 #: the stages timed in ``IngestReport.seconds``, in pipeline order
 STAGES = ("scan", "parse", "chunk", "enrich", "embed", "cache", "store", "records", "sync")
@@ -19,6 +20,19 @@ class FailedSource:
 
     source: str
     error: str
+
+
+@dataclass(frozen=True, slots=True)
+class SourceWarning:
+    """Something a user should know about a source that did not fail the run.
+
+    A document indexed with no chunk (nothing of it is searchable), or an entry
+    of a directory that was skipped without being opened (a FIFO, a socket, a
+    device, a symbolic link leaving the folders named).
+    """
+
+    source: str
+    message: str
 
 
 @dataclass(slots=True)
@@ -33,6 +47,8 @@ class IngestReport:
         deleted: Sources removed because they are gone (``sync=True``).
         failed: Sources that could not be ingested, with their reasons; a source
             indexed before keeps its old chunks.
+        warnings: Sources that did not fail but need a look: documents indexed with
+            no chunk, directory entries skipped without being read.
         chunks: Chunks written by this call.
         reconfigured: Sources among ``updated`` re-indexed because the pipeline
             configuration changed (chunker, embedder, parser or enricher settings).
@@ -50,6 +66,7 @@ class IngestReport:
     unchanged: list[str] = field(default_factory=list)
     deleted: list[str] = field(default_factory=list)
     failed: list[FailedSource] = field(default_factory=list)
+    warnings: list[SourceWarning] = field(default_factory=list)
     chunks: int = 0
     reconfigured: list[str] = field(default_factory=list)
     config_changes: list[str] = field(default_factory=list)
@@ -63,14 +80,20 @@ class IngestReport:
         """True when nothing failed."""
         return not self.failed
 
-    def to_dict(self) -> dict[str, Any]:
-        """Return the JSON document ``sectionrag index --json`` prints."""
+    def to_dict(self, show: Callable[[str], str] = str) -> dict[str, Any]:
+        """Return the JSON document ``sectionrag index --json`` prints.
+
+        Args:
+            show: How a source is written (the command line shows it relative to
+                the working directory); the sources as recorded by default.
+        """
         return {
             "added": len(self.added),
             "updated": len(self.updated),
             "unchanged": len(self.unchanged),
             "deleted": len(self.deleted),
-            "failed": [{"source": f.source, "error": f.error} for f in self.failed],
+            "failed": [{"source": show(f.source), "error": f.error} for f in self.failed],
+            "warnings": [{"source": show(w.source), "message": w.message} for w in self.warnings],
             "chunks": self.chunks,
         }
 
@@ -80,6 +103,8 @@ class IngestReport:
             f"{len(self.added)} added, {len(self.updated)} updated, {len(self.unchanged)} unchanged, "
             f"{len(self.deleted)} deleted, {len(self.failed)} failed; {self.chunks} chunks written"
         )
+        if self.warnings:
+            line += f", {len(self.warnings)} warning(s)"
         if self.reconfigured:
             line += f" ({len(self.reconfigured)} re-indexed for a new configuration)"
         return line

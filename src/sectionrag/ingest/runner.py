@@ -12,6 +12,13 @@ A record is trusted only if the collection holds exactly the chunks it
 names (document id and count), so a crash between 2 and 3, or chunks
 deleted behind the pipeline's back, make the next run re-index that source
 (from the cache: no embedding).
+
+Whatever goes wrong while reading, parsing, chunking or enriching one source
+(any exception, a plug-in's bug included) fails that source alone: it is
+reported in ``IngestReport.failed`` and the run goes on. Before anything is
+written, a run refuses to re-chunk sources indexed with other settings unless
+``rechunk=True``, and a sync that would delete every document of the
+collection unless ``allow_empty=True``.
 """
 
 from __future__ import annotations
@@ -29,7 +36,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from sectionrag._describe import canonical_json
-from sectionrag.errors import SectionRagError
+from sectionrag.errors import ConfigError, SectionRagError
 from sectionrag.ingest.adapter import incremental
 from sectionrag.ingest.fingerprint import (
     config_changes,
@@ -37,8 +44,21 @@ from sectionrag.ingest.fingerprint import (
     fingerprint,
     pipeline_config,
 )
-from sectionrag.ingest.report import FailedSource, IngestReport
-from sectionrag.ingest.sources import FileState, check_regular, document_hash, read_file, stat_unchanged
+from sectionrag.ingest.report import FailedSource, IngestReport, SourceWarning
+from sectionrag.ingest.sources import (
+    ESCAPED_PREFIX,
+    FileState,
+    Scan,
+    check_regular,
+    display_source,
+    document_hash,
+    escape_source,
+    read_file,
+    source_name,
+    source_os_name,
+    stat_unchanged,
+    within,
+)
 from sectionrag.ingest.stages import Stages
 from sectionrag.parsers import AutoParser
 from sectionrag.protocols import IncrementalStore, SourceRecord
@@ -86,12 +106,14 @@ class _Ready:
     chunks: list[Chunk]
     record: SourceRecord
     existed: bool
+    replaces: tuple[str, ...] = ()  # sources recorded under an older name (a relative path) of this one
 
 
 @dataclass(slots=True)
 class _Unchanged:
     source: str
     refresh: SourceRecord | None = None
+    empty: bool = False  # indexed with no chunk
 
 
 @dataclass(slots=True)
@@ -111,6 +133,17 @@ _Event = _Prepared | _Crashed
 
 def _reason(e: BaseException) -> str:
     return " ".join((str(e) or type(e).__name__).split())
+
+
+def _bug(e: BaseException, stage: str) -> str:
+    """One line for an exception that is not one of the package's own: its type, the stage, the message."""
+    text = " ".join(str(e).split())
+    line = f"{type(e).__name__} while {stage}" + (f": {text}" if text else "")
+    return line if len(line) <= 500 else line[:499] + "…"
+
+
+#: what a source with no chunk is reported with
+NO_CHUNK = "indexed with no chunk: nothing of it is searchable (no text the chunker keeps)"
 
 
 class _Bars:
@@ -171,7 +204,78 @@ class _Run:
             for doc_id, _ in docs:
                 self.owners.setdefault(doc_id, source)
         self.old_configs: set[str] = set()
+        self.aliases: dict[str, str] = {}  # source -> the older (relative) name it was recorded under
         self._stop = threading.Event()
+
+    # -- before anything is written ------------------------------------------
+    def find_aliases(self, names: set[str]) -> None:
+        """Find sources recorded under a relative path (older versions) that this run names absolutely.
+
+        Such a source is re-indexed under its absolute name and its old name is
+        deleted in the same commit; its vectors come from the cache.
+        """
+        for old in sorted(set(self.records) | set(self.held)):
+            if old in names or old.startswith(ESCAPED_PREFIX) or os.path.isabs(old):
+                continue
+            new = source_name(os.path.realpath(old))
+            if new in names and new not in self.records and new not in self.held:
+                self.aliases.setdefault(new, old)
+
+    def existing(self) -> set[str]:
+        """Every source the collection holds or records."""
+        return set(self.records) | set(self.held)
+
+    def check_rechunk(self, names: set[str], *, sync: bool) -> None:
+        """Refuse to re-index sources recorded with another configuration (see ``rechunk``).
+
+        The sources that count are those the collection keeps after this run:
+        with ``sync``, the ones named; without, all of them.
+
+        Raises:
+            ConfigError: some kept source was indexed with other settings.
+        """
+        legacy = set(self.aliases.values())
+        differ = [
+            rec
+            for rec in self.records.values()
+            if not self._same_config(rec) and (not sync or rec.source in names or rec.source in legacy)
+        ]
+        if not differ:
+            return
+        changes: list[str] = []
+        for old in sorted({rec.config_json for rec in differ}):
+            changes.extend(line for line in config_changes(old, self.config) if line not in changes)
+        collection = getattr(self.stages.store, "collection", None)
+        where = f"collection {collection!r}" if isinstance(collection, str) else "the collection"
+        raise ConfigError(
+            f"{len(differ)} source(s) of {where} were indexed with other settings than this run's "
+            f"({'; '.join(changes)}); indexing with these would re-chunk and re-embed them. Pass "
+            "rechunk=True (command line: --rechunk) to do so, or index with the collection's settings "
+            "(Pipeline.open builds them again; on the command line, the options not given keep them)"
+        )
+
+    def check_sync(self, names: set[str], unread: list[str], *, allow_empty: bool) -> list[str]:
+        """Return the sources a sync deletes: those neither named, nor renamed, nor under an unread folder.
+
+        Raises:
+            ConfigError: the sync would delete every document of the collection and
+                ``allow_empty`` is false.
+        """
+        existing = self.existing()
+        keep = names | set(self.aliases.values())
+        roots = [source_os_name(u) for u in unread]
+        gone = sorted(
+            s for s in existing - keep if not any(within(source_os_name(s), root) for root in roots)
+        )
+        if gone and len(gone) == len(existing) and not allow_empty:
+            collection = getattr(self.stages.store, "collection", None)
+            where = f"collection {collection!r}" if isinstance(collection, str) else "the collection"
+            raise ConfigError(
+                f"sync would delete all {len(existing)} document(s) of {where}: none of them is among "
+                f"the {len(names)} source(s) given. Nothing was deleted; check the paths, or pass "
+                "allow_empty=True (command line: --allow-empty) to delete them"
+            )
+        return gone
 
     # -- deciding what changed (background thread) ---------------------------
     def _verified(self, rec: SourceRecord) -> bool:
@@ -191,60 +295,72 @@ class _Run:
             and self._verified(rec)
         )
 
-    def _parse(self, path: Path, data: bytes) -> Document:
+    def _parse(self, path: Path, name: str, data: bytes) -> Document:
         parser = self.stages.parser
         if isinstance(parser, AutoParser):  # it picks by the bytes already read: no second read
-            return parser.parse(data, name=str(path))
+            return parser.parse(data, name=name)
         return parser.parse(path)
 
-    def prepare(self, item: Path | Document, times: dict[str, float]) -> _Prepared:
-        """Decide about one source; parse and chunk it if it must be (re-)indexed."""
+    def prepare(self, name: str, item: Path | Document, times: dict[str, float]) -> _Prepared:
+        """Decide about one source; parse and chunk it if it must be (re-)indexed.
+
+        Any exception raised on the way fails this source alone (the traceback
+        is logged at debug level).
+        """
+        stage = ["reading"]
+        try:
+            return self._prepare(name, item, times, stage)
+        except Exception as e:
+            logger.debug("%s failed while %s", display_source(name), stage[0], exc_info=True)
+            reason = _reason(e) if isinstance(e, SectionRagError) else _bug(e, stage[0])
+            return _Failed(name, reason)
+
+    def _prepare(
+        self, name: str, item: Path | Document, times: dict[str, float], stage: list[str]
+    ) -> _Prepared:
         t = time.perf_counter()
 
-        def tick(stage: str) -> None:
+        def tick(done: str, doing: str = "") -> None:
             nonlocal t
             now = time.perf_counter()
-            times[stage] = times.get(stage, 0.0) + now - t
+            times[done] = times.get(done, 0.0) + now - t
             t = now
+            stage[0] = doing or stage[0]
 
+        rec = self.records.get(name)
+        legacy = self.aliases.get(name)
         if isinstance(item, Document):
-            name = item.source
-            rec = self.records.get(name)
             state = FileState(-1, -1, time.time_ns(), document_hash(item))
-            tick("scan")
+            tick("scan", "chunking")
             if self._skip(rec, state.content_hash):
-                return _Unchanged(name)
+                return _Unchanged(name, empty=rec is not None and rec.chunks == 0)
             doc = item
         else:
-            name = str(item)
-            rec = self.records.get(name)
             try:
                 st = check_regular(item)
                 trusted = not self.verify and stat_unchanged(st, rec)
                 if trusted and rec is not None and self._skip(rec, rec.content_hash):
                     tick("scan")
-                    return _Unchanged(name)
+                    return _Unchanged(name, empty=rec.chunks == 0)
                 state = read_file(item, st)
             except OSError as e:
                 tick("scan")
-                return _Failed(name, f"{name}: {_reason(e)}")
-            tick("scan")
+                return _Failed(name, f"{display_source(name)}: {_reason(e)}")
+            tick("scan", "parsing")
             if rec is not None and self._skip(rec, state.content_hash):
                 if stat_unchanged(st, rec):
-                    return _Unchanged(name)
+                    return _Unchanged(name, empty=rec.chunks == 0)
                 # same bytes, new mtime (or a racy record): remember the new stat for the fast path
                 fresh = dataclasses.replace(
                     rec, size=state.size, mtime_ns=state.mtime_ns, checked_ns=state.checked_ns
                 )
-                return _Unchanged(name, fresh)
-            try:
-                assert state.data is not None
-                doc = self._parse(item, state.data)
-            except (SectionRagError, OSError) as e:
-                tick("parse")
-                return _Failed(name, _reason(e))
-            tick("parse")
+                return _Unchanged(name, fresh, empty=rec.chunks == 0)
+            assert state.data is not None
+            doc = self._parse(item, name, state.data)
+            tick("parse", "chunking")
             state = dataclasses.replace(state, data=None)
+            if not isinstance(doc, Document):
+                raise TypeError(f"the parser returned {type(doc).__name__}, not a Document")
         if (
             rec is not None
             and rec.content_hash == ""  # a store without records: compare document ids
@@ -252,25 +368,25 @@ class _Run:
             and self._same_config(rec)
             and self._verified(rec)
         ):
-            return _Unchanged(name)
+            return _Unchanged(name, empty=rec.chunks == 0)
         owner = self.owners.get(doc.id)
-        if owner is not None and owner != name:  # same content as another source: keep ids apart
+        # same content as another source (not this one's older name): keep the ids apart
+        if owner is not None and owner not in (name, legacy):
             doc = dataclasses.replace(doc, id=content_hash(doc.id, name))
         self.owners[doc.id] = name
-        try:
-            chunks = self.stages.chunker.chunk(doc)
-            tick("chunk")
-            if self.stages.enricher is not None and chunks:
-                chunks = self.stages.enricher.enrich(chunks, doc)
-                tick("enrich")
-        except SectionRagError as e:
-            tick("chunk")
-            return _Failed(name, _reason(e))
+        chunks = self.stages.chunker.chunk(doc)
+        _check_chunks(chunks, "chunker")
+        tick("chunk", "enriching")
+        if self.stages.enricher is not None and chunks:
+            chunks = self.stages.enricher.enrich(chunks, doc)
+            _check_chunks(chunks, "enricher")
+            tick("enrich")
         stray = next((c for c in chunks if c.source != name), None)
         if stray is not None:
             chunks = [dataclasses.replace(c, source=name) for c in chunks]
-        if rec is not None and not self._same_config(rec):
-            self.old_configs.add(rec.config_json)
+        old = rec if rec is not None else (self.records.get(legacy) if legacy is not None else None)
+        if old is not None and not self._same_config(old):
+            self.old_configs.add(old.config_json)
         record = SourceRecord(
             source=name,
             doc_id=doc.id,
@@ -282,16 +398,17 @@ class _Run:
             config_json=self.config_json,
             chunks=len(chunks),
         )
-        return _Ready(name, chunks, record, existed=rec is not None or name in self.held)
+        existed = rec is not None or name in self.held or legacy is not None
+        return _Ready(name, chunks, record, existed=existed, replaces=() if legacy is None else (legacy,))
 
-    def produce(self, items: Sequence[Path | Document], out: queue.Queue[_Event | None]) -> None:
+    def produce(self, items: Sequence[tuple[str, Path | Document]], out: queue.Queue[_Event | None]) -> None:
         """Background thread: prepare every item, in order, into ``out`` (``None`` ends)."""
         times: dict[str, float] = {}
         try:
-            for item in items:
+            for name, item in items:
                 if self._stop.is_set():
                     return
-                event = self.prepare(item, times)
+                event = self.prepare(name, item, times)
                 self.bars.update("documents")
                 while not self._stop.is_set():
                     try:
@@ -350,29 +467,33 @@ class _Run:
             if keys
             else np.zeros((0, emb.dimension), dtype=np.float32)
         )
-        self.store.replace_sources([r.source for r in batch], chunks, vectors)
+        renamed = [old for r in batch for old in r.replaces]
+        self.store.replace_sources([*(r.source for r in batch), *renamed], chunks, vectors)
         t = self.report._tick("store", t)
-        self.store.write_records([r.record for r in batch])
+        self.store.write_records([r.record for r in batch], delete=renamed)
         self.report._tick("records", t)
         for r in batch:
             (self.report.updated if r.existed else self.report.added).append(r.source)
-            if r.existed and r.source in self.records and not self._same_config(self.records[r.source]):
+            if not r.chunks:
+                self.report.warnings.append(SourceWarning(r.source, NO_CHUNK))
+            old = self.records.get(r.replaces[0] if r.replaces else r.source)
+            if r.existed and old is not None and not self._same_config(old):
                 self.report.reconfigured.append(r.source)
         self.report.chunks += len(chunks)
         self.bars.update("chunks", len(chunks))
 
-    def _inline(self, items: Sequence[Path | Document]) -> Iterator[_Prepared]:
+    def _inline(self, items: Sequence[tuple[str, Path | Document]]) -> Iterator[_Prepared]:
         """Prepare every item in this thread (no parse-ahead)."""
         times: dict[str, float] = {}
         try:
-            for item in items:
-                yield self.prepare(item, times)
+            for name, item in items:
+                yield self.prepare(name, item, times)
                 self.bars.update("documents")
         finally:
             for stage, seconds in times.items():
                 self.report._add_time(stage, seconds)
 
-    def _ahead(self, items: Sequence[Path | Document]) -> Iterator[_Prepared]:
+    def _ahead(self, items: Sequence[tuple[str, Path | Document]]) -> Iterator[_Prepared]:
         """Prepare items in a background thread, parsing ahead of the caller."""
         events: queue.Queue[_Event | None] = queue.Queue(maxsize=_QUEUE_DOCS)
         worker = threading.Thread(
@@ -393,7 +514,7 @@ class _Run:
                     continue
             worker.join()
 
-    def consume(self, items: Sequence[Path | Document]) -> list[SourceRecord]:
+    def consume(self, items: Sequence[tuple[str, Path | Document]]) -> list[SourceRecord]:
         """Prepare the items and write what they give, in groups; return records to refresh."""
         pending: list[_Ready] = []
         pending_chunks = 0
@@ -406,6 +527,8 @@ class _Run:
                     self.report.failed.append(FailedSource(event.source, event.error))
                 elif isinstance(event, _Unchanged):
                     self.report.unchanged.append(event.source)
+                    if event.empty:
+                        self.report.warnings.append(SourceWarning(event.source, NO_CHUNK))
                     if event.refresh is not None:
                         refresh.append(event.refresh)
                 else:
@@ -422,18 +545,37 @@ class _Run:
         return refresh
 
 
-def _sources(items: Sequence[Path | Document]) -> tuple[list[Path | Document], list[FailedSource]]:
-    """Drop a second item with the same source (it would overwrite the first); report it."""
+def _check_chunks(chunks: Any, stage: str) -> None:
+    """Raise TypeError unless a chunker's or enricher's answer is a list of Chunks."""
+    if not isinstance(chunks, list):
+        raise TypeError(f"the {stage} returned {type(chunks).__name__}, not a list of Chunk")
+    bad = next((c for c in chunks if not isinstance(c, Chunk)), None)
+    if bad is not None:
+        raise TypeError(f"the {stage} returned a {type(bad).__name__} among its chunks, not a Chunk")
+
+
+def _sources(
+    items: Sequence[Path | Document],
+) -> tuple[list[tuple[str, Path | Document]], list[FailedSource]]:
+    """Name each item as recorded; drop a second item of the same name (it would overwrite the first)."""
     names: set[str] = set()
-    kept: list[Path | Document] = []
+    kept: list[tuple[str, Path | Document]] = []
     dropped: list[FailedSource] = []
     for item in items:
-        name = item.source if isinstance(item, Document) else str(item)
+        if isinstance(item, Document):
+            name = escape_source(item.source)
+        elif isinstance(item, (str, os.PathLike)):
+            item = Path(item)
+            name = source_name(item)
+        else:
+            raise TypeError(f"items must be paths or Documents, not {type(item).__name__}")
         if name in names:
-            dropped.append(FailedSource(name, f"{name}: the same source was given twice in one ingest"))
+            dropped.append(
+                FailedSource(name, f"{display_source(name)}: the same source was given twice in one ingest")
+            )
             continue
         names.add(name)
-        kept.append(item)
+        kept.append((name, item))
     return kept, dropped
 
 
@@ -442,39 +584,48 @@ def run_ingest(
     items: Sequence[Path | Document],
     *,
     sync: bool = False,
+    allow_empty: bool = False,
+    rechunk: bool = False,
     progress: bool = False,
     lock_timeout: float = 0.0,
     verify: bool = False,
     parse_ahead: bool | None = None,
+    scan: Scan | None = None,
 ) -> IngestReport:
     """Ingest ``items`` (files and Documents) with ``stages``, in this process.
 
     The arguments mean what they mean for :meth:`~sectionrag.pipeline.Pipeline.ingest`,
-    which expands directories into ``items`` and calls this.
+    which expands directories into ``items`` and calls this; ``scan`` is what
+    that expansion skipped or could not read (reported, and kept by a sync).
     """
     started = time.perf_counter()
     report = IngestReport()
+    if scan is not None:
+        report.failed.extend(scan.failed)
+        report.warnings.extend(scan.skipped)
     store = incremental(stages.store)
-    items, duplicates = _sources(items)
+    named, duplicates = _sources(items)
     report.failed.extend(duplicates)
+    names = {name for name, _ in named}
     with store.write_lock(lock_timeout):
         stages.store.ensure_collection(stages.embedder.name, stages.embedder.dimension)
-        bars = _Bars(progress, len(items))
+        t = time.perf_counter()
+        ahead = parse_ahead_default(stages.embedder) if parse_ahead is None else parse_ahead
+        bars = _Bars(progress, len(named))
         try:
-            t = time.perf_counter()
-            ahead = parse_ahead_default(stages.embedder) if parse_ahead is None else parse_ahead
             run = _Run(stages, store, report, verify=verify, bars=bars, parse_ahead=ahead)
+            run.find_aliases(names)
+            if not rechunk:
+                run.check_rechunk(names, sync=sync)
+            unread = [] if scan is None else scan.unread
+            gone = run.check_sync(names, unread, allow_empty=allow_empty) if sync else []
             report._tick("records", t)
-            refresh = run.consume(items)
+            refresh = run.consume(named)
         finally:
             bars.close()
-        names = {it.source if isinstance(it, Document) else str(it) for it in items}
         t = time.perf_counter()
-        gone: list[str] = []
-        if sync:
-            gone = sorted((set(run.records) | set(run.held)) - names - {f.source for f in duplicates})
-            if gone:
-                store.replace_sources(gone, [], _empty(stages.embedder.dimension))
+        if gone:
+            store.replace_sources(gone, [], _empty(stages.embedder.dimension))
         if gone or refresh:
             store.write_records(refresh, delete=gone)
         report.deleted.extend(gone)

@@ -1,12 +1,16 @@
 """Parsers: turn files into :class:`~sectionrag.types.Document` objects.
 
-:class:`AutoParser` picks the parser for each file from its extension, then
-checks the content: a ``.txt`` file that is really a PDF is parsed as a PDF,
-a ``.pdf`` that holds HTML as HTML, and so on (:func:`detect_kind`).
-:func:`get_parser` builds one parser by name (``text``, ``markdown``,
-``html``, ``pdf``, or a registered plug-in) or extension, and
-:func:`parse_file` parses one file with an AutoParser. Parser names and
-their extensions are kept in :mod:`sectionrag.registry`.
+:class:`AutoParser` picks the parser for each file from its extension. The
+content decides only where the extension is missing or cannot be right
+(:func:`detect_kind`): a ``.pdf`` without a PDF header is parsed as the text,
+Markdown or HTML it holds, a file without extension by what it looks like; a
+text extension gives way only to a real PDF (``%PDF-`` at byte 0 followed by
+PDF objects), an HTML document (``<!DOCTYPE html``/``<html`` at the start) or
+binary content (refused). A few bytes of text (``%PDF-1.7`` in a Markdown
+file) never change the kind. :func:`get_parser` builds one parser by name
+(``text``, ``markdown``, ``html``, ``pdf``, or a registered plug-in) or
+extension, and :func:`parse_file` parses one file with an AutoParser. Parser
+names and their extensions are kept in :mod:`sectionrag.registry`.
 """
 
 from __future__ import annotations
@@ -19,8 +23,8 @@ from pathlib import Path
 from typing import Any
 
 from sectionrag import registry
-from sectionrag.errors import ConfigError, ParseError, UnsupportedFileTypeError
-from sectionrag.parsers._source import sniff_kind
+from sectionrag.errors import ConfigError, UnsupportedFileTypeError
+from sectionrag.parsers._source import check_parse_options, has_pdf_header, read_head, sniff_kind
 from sectionrag.protocols import Parser
 from sectionrag.types import Document
 
@@ -38,7 +42,9 @@ def _supported() -> str:
 
 
 def detect_kind(path: str | os.PathLike[str], head: bytes | None = None) -> str:
-    """Return the parser kind for a file, trusting its content over its extension.
+    """Return the parser kind for a file: its extension, unless the content says it cannot be.
+
+    See the module docs for when the content decides.
 
     Args:
         path: The file (its extension is the first hint).
@@ -46,25 +52,19 @@ def detect_kind(path: str | os.PathLike[str], head: bytes | None = None) -> str:
 
     Raises:
         UnsupportedFileTypeError: no parser handles the file's content or extension.
-        ParseError: the file cannot be read.
+        ParseError: the file is missing, not a regular file, or cannot be read.
     """
     p = Path(path)
     name = str(p)
     if head is None:
-        if not p.exists():
-            raise ParseError(f"{name}: no such file", source=name)
-        if p.is_dir():
-            raise ParseError(f"{name}: is a directory, not a file", source=name)
-        try:
-            with p.open("rb") as fh:
-                head = fh.read(4096)
-        except OSError as e:
-            raise ParseError(f"{name}: cannot read file ({e.strerror or e})", source=name) from e
+        head = read_head(p)
     by_ext = registry.parser_for_extension(p.suffix) if p.suffix else None
     if by_ext is not None and by_ext not in _SNIFFED:
         return by_ext
     sniffed = sniff_kind(head)
-    if sniffed == "pdf":
+    if sniffed == "pdf" or (by_ext == "pdf" and has_pdf_header(head)):
+        return "pdf"
+    if by_ext is None and p.suffix == "" and has_pdf_header(head):
         return "pdf"
     if sniffed == "html":
         return "html"
@@ -100,6 +100,8 @@ def accepted_options(parser_class: Any) -> frozenset[str] | None:
 
 
 def _parser_entry(kind: str) -> registry.Entry:
+    if not isinstance(kind, str):
+        raise TypeError(f"get_parser() expects a parser name (str), not {type(kind).__name__}")
     key = kind.lower()
     if key.startswith("."):
         by_ext = registry.parser_for_extension(key)
@@ -218,4 +220,5 @@ def parse_file(path: str | os.PathLike[str], *, name: str | None = None, **optio
         ParseError: the file is empty, corrupt, encrypted or unreadable.
         ConfigError: an option no parser accepts.
     """
+    check_parse_options(options)
     return AutoParser(**options).parse(Path(path), name=name)

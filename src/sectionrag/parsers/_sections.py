@@ -8,7 +8,11 @@ from dataclasses import dataclass
 
 from sectionrag.types import PageSpan, Section
 
-__all__ = ["Heading", "build_sections", "nest_levels", "normalize_title"]
+__all__ = ["MAX_TITLE", "Heading", "build_sections", "clip_title", "nest_levels", "normalize_title"]
+
+#: section titles longer than this (characters) are clipped: a title is a label, and
+#: it is repeated in every chunk's section path and contextual header
+MAX_TITLE = 200
 
 
 @dataclass(frozen=True, slots=True)
@@ -29,6 +33,14 @@ class Heading:
 def normalize_title(title: str) -> str:
     """Collapse runs of whitespace to one space and strip the ends."""
     return " ".join(title.split())
+
+
+def clip_title(title: str, limit: int = MAX_TITLE) -> str:
+    """Return ``title`` cut to at most ``limit`` characters at a word boundary, marked with an ellipsis."""
+    if len(title) <= limit:
+        return title
+    cut = title.rfind(" ", limit // 2, limit)
+    return title[: cut if cut > 0 else limit - 1].rstrip() + "\u2026"
 
 
 def build_sections(

@@ -9,14 +9,15 @@ elements become line breaks and table rows become lines of cells separated by
 
 from __future__ import annotations
 
+import bisect
 import os
 import re
 from html.parser import HTMLParser as _StdHTMLParser
 from typing import Any
 
 from sectionrag.errors import ParseError
-from sectionrag.parsers._sections import Heading, build_sections, normalize_title
-from sectionrag.parsers._source import decode_text, read_source, require_text
+from sectionrag.parsers._sections import Heading, build_sections, clip_title, normalize_title
+from sectionrag.parsers._source import decode_with_errors, read_source, require_text
 from sectionrag.types import Document
 
 __all__ = ["HtmlParser"]
@@ -51,6 +52,7 @@ _BLOCK = frozenset(
 _HEADINGS = {"h1": 1, "h2": 2, "h3": 3, "h4": 4, "h5": 5, "h6": 6}
 _META_CHARSET = re.compile(rb"""<meta[^>]+charset\s*=\s*["']?([A-Za-z0-9_\-]+)""", re.IGNORECASE)
 _WS = re.compile(r"[ \t\r\n\f\u00a0\u2000-\u200a\u202f\u3000]+")
+_MAX_RAW_TITLE = 1000  # characters of a heading's text made into its title
 
 
 class _Extractor(_StdHTMLParser):
@@ -62,6 +64,7 @@ class _Extractor(_StdHTMLParser):
         self.length = 0
         self.skip_depth = 0
         self.skip_stack: list[str] = []
+        self.skip_open: dict[str, int] = {}  # tag -> how often it is on skip_stack
         self.pre_depth = 0
         self.pending_break = 0  # 0 none, 1 newline, 2 blank line
         self.heading: tuple[int, int, list[str]] | None = None  # (level, start, text pieces)
@@ -123,6 +126,7 @@ class _Extractor(_StdHTMLParser):
             if tag not in _VOID:
                 self.skip_depth += 1
                 self.skip_stack.append(tag)
+                self.skip_open[tag] = self.skip_open.get(tag, 0) + 1
             return
         if tag == "title":
             self.in_title = True
@@ -158,10 +162,12 @@ class _Extractor(_StdHTMLParser):
 
     def handle_endtag(self, tag: str) -> None:
         if self.skip_depth:
-            if tag in self.skip_stack:
+            if self.skip_open.get(tag):
                 while self.skip_stack:
                     self.skip_depth -= 1
-                    if self.skip_stack.pop() == tag:
+                    popped = self.skip_stack.pop()
+                    self.skip_open[popped] -= 1
+                    if popped == tag:
                         break
             return
         if tag == "title":
@@ -169,7 +175,7 @@ class _Extractor(_StdHTMLParser):
         elif tag in _HEADINGS and self.heading is not None:
             level, start, pieces = self.heading
             self.heading = None
-            title = normalize_title("".join(pieces))
+            title = clip_title(normalize_title("".join(pieces)[:_MAX_RAW_TITLE]))
             if title and start >= 0:
                 self.headings.append((start, level, title))
             self._break(2)
@@ -186,6 +192,16 @@ class _Extractor(_StdHTMLParser):
             self._break(2)
         elif tag in _BLOCK:
             self._break(1)
+
+    def parse_html_declaration(self, i: int) -> int:
+        """Treat a marked section with an unknown keyword (``<![foo[``) as a bogus comment, as browsers do."""
+        rawdata = self.rawdata
+        if rawdata.startswith("<![", i) and not rawdata.startswith("<!--", i):
+            m = _MARKED_KEYWORD.match(rawdata, i + 3)
+            if m is None or m.group(1).lower() not in _MARKED_KEYWORDS:
+                return self.parse_bogus_comment(i)
+        result: int = super().parse_html_declaration(i)
+        return result
 
     def handle_data(self, data: str) -> None:
         if self.skip_depth:
@@ -216,18 +232,25 @@ class HtmlParser:
     """
 
     def __init__(self, *, drop_page_chrome: bool = True) -> None:
+        if not isinstance(drop_page_chrome, bool):
+            raise TypeError(f"drop_page_chrome must be a bool, not {type(drop_page_chrome).__name__}")
         self.drop_page_chrome = drop_page_chrome
 
     def parse(self, source: str | os.PathLike[str] | bytes, *, name: str | None = None) -> Document:
         """Parse a path or bytes into a :class:`Document`.
 
         Raises:
-            ParseError: the file is missing, binary, empty, or has no visible text.
+            TypeError: ``source`` is neither a path nor bytes, or ``name`` is not a string.
+            ParseError: the file is missing, not a regular file, binary, empty, or has
+                no visible text.
         """
+        if name is not None and not isinstance(name, str):
+            raise TypeError(f"name must be a string, not {type(name).__name__}")
         raw = read_source(source, name)
         charset = _sniff_charset(raw.data)
         text: str | None = None
         encoding = ""
+        errors = 0
         if charset and charset not in ("utf-8", "utf8"):
             try:
                 text, encoding = raw.data.decode(charset), charset
@@ -235,9 +258,12 @@ class HtmlParser:
             except (LookupError, UnicodeDecodeError):
                 text = None
         if text is None:
-            text, encoding = decode_text(raw.data, raw.name)
+            text, encoding, errors = decode_with_errors(raw.data, raw.name)
         require_text(text, raw.name)
-        return self.parse_text(text, source=raw.name, metadata={"format": "html", "encoding": encoding})
+        metadata: dict[str, Any] = {"format": "html", "encoding": encoding}
+        if errors:
+            metadata["decode_errors"] = errors
+        return self.parse_text(text, source=raw.name, metadata=metadata)
 
     def parse_text(
         self, html: str, *, source: str = "<memory>", metadata: dict[str, Any] | None = None
@@ -245,6 +271,7 @@ class HtmlParser:
         """Build a :class:`Document` from an HTML string."""
         if self.drop_page_chrome:
             html = _drop_chrome(html)
+        html = _defuse(html)
         extractor = _Extractor()
         try:
             extractor.feed(html)
@@ -256,7 +283,7 @@ class HtmlParser:
         if not text.strip():
             raise ParseError(f"{source}: the HTML has no visible text", source=source)
         meta: dict[str, Any] = dict(metadata or {"format": "html"})
-        title = normalize_title("".join(extractor.title))
+        title = clip_title(normalize_title("".join(extractor.title)[:_MAX_RAW_TITLE]))
         headings = [
             Heading(start, level, title_) for start, level, title_ in extractor.headings if start < len(text)
         ]
@@ -270,21 +297,83 @@ class HtmlParser:
         return Document.create(text, source=source, sections=sections, metadata=meta)
 
 
-_CHROME = re.compile(r"<(header|footer)\b[^>]*>.*?</\1\s*>", re.IGNORECASE | re.DOTALL)
+_CHROME_OPEN = re.compile(r"<(header|footer)\b[^<>]*>", re.IGNORECASE)
+_CHROME_CLOSE = re.compile(r"</(header|footer)\s*>", re.IGNORECASE)
 _MAIN = re.compile(r"<(main|article)\b", re.IGNORECASE)
 
 
 def _drop_chrome(html: str) -> str:
-    """Remove page-level ``<header>``/``<footer>`` blocks that lie outside ``<main>``/``<article>``."""
+    """Remove page-level ``<header>``/``<footer>`` blocks that lie outside ``<main>``/``<article>``.
+
+    A block runs from an opening tag to the first closing tag of the same name
+    after it (nesting is not followed); found in one pass over the tags.
+    """
     m = _MAIN.search(html)
     if m is None:
         return html
     main_start = m.start()
-    close = re.search(rf"</{m.group(1)}\s*>", html[main_start:], re.IGNORECASE)
-    main_end = main_start + close.end() if close else len(html)
+    close = re.compile(rf"</{m.group(1)}\s*>", re.IGNORECASE).search(html, main_start)
+    main_end = close.end() if close else len(html)
+    closes: dict[str, list[tuple[int, int]]] = {"header": [], "footer": []}
+    for c in _CHROME_CLOSE.finditer(html):
+        closes[c.group(1).lower()].append((c.start(), c.end()))
+    starts = {name: [a for a, _ in spans] for name, spans in closes.items()}
+    pieces: list[str] = []
+    pos = 0
+    for o in _CHROME_OPEN.finditer(html):
+        if o.start() < pos:
+            continue  # inside a block already removed or kept whole
+        name = o.group(1).lower()
+        i = bisect.bisect_left(starts[name], o.end())
+        if i >= len(starts[name]):
+            continue  # never closed: kept
+        end = closes[name][i][1]
+        if not main_start <= o.start() < main_end:
+            pieces.append(html[pos : o.start()])
+            pos = end
+    if not pieces:
+        return html
+    pieces.append(html[pos:])
+    return "".join(pieces)
 
-    def repl(match: re.Match[str]) -> str:
-        inside = main_start <= match.start() < main_end
-        return match.group(0) if inside else ""
 
-    return _CHROME.sub(repl, html)
+_COMMENT_CLOSE = re.compile(r"--\s*>")
+_SECTION_CLOSE = re.compile(r"\]\s*>")
+_MARKED_KEYWORD = re.compile(r"([A-Za-z]+)")
+_MARKED_KEYWORDS = frozenset({"temp", "cdata", "ignore", "include", "rcdata", "if", "else", "endif"})
+
+
+def _defuse(html: str) -> str:
+    """Escape the ``<`` of constructs that can never be closed (the text they start stays the same).
+
+    The standard parser looks for the end of such a construct (a tag after the
+    last ``>``, a comment after the last ``-->``) to the end of the input once
+    for every one of them, which is quadratic; it then keeps them as text, so
+    writing their ``<`` as ``&lt;`` gives the same text in linear time.
+    """
+    cuts: list[int] = []
+    last_gt = html.rfind(">")
+    for opener, closer in (("<!--", _COMMENT_CLOSE), ("<![", _SECTION_CLOSE)):
+        last_close = -1
+        for found in closer.finditer(html):
+            last_close = found.start()
+        pos = html.find(opener, max(0, last_close - len(opener) + 1))
+        while 0 <= pos <= last_gt:
+            cuts.append(pos)
+            pos = html.find(opener, pos + 1)
+    tail = html.find("<", last_gt + 1)
+    if not cuts and tail < 0:
+        return html
+    cuts.sort()
+    pieces: list[str] = []
+    prev = 0
+    for c in cuts:
+        pieces.append(html[prev:c])
+        pieces.append("&lt;")
+        prev = c + 1
+    if tail >= 0:
+        pieces.append(html[prev:tail])
+        pieces.append(html[tail:].replace("<", "&lt;"))
+    else:
+        pieces.append(html[prev:])
+    return "".join(pieces)

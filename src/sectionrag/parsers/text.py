@@ -2,11 +2,11 @@
 
 from __future__ import annotations
 
-import os
 import re
+from typing import Any
 
 from sectionrag.parsers._sections import Heading, build_sections, nest_levels, normalize_title
-from sectionrag.parsers._source import decode_text, read_source, require_text
+from sectionrag.parsers._source import TextFormatParser
 from sectionrag.parsers.headings import (
     classify,
     has_trailing_page_number,
@@ -19,9 +19,11 @@ __all__ = ["TextParser", "find_text_headings"]
 
 _UNDERLINE = re.compile(r"^\s{0,3}([=\-~*])\1{2,}\s*$")
 _STRONG = frozenset({"part", "chapter", "appendix", "article", "item"})
+_NUMBERING_SPAN = 200  # characters of a line that show its numbering
+_TOC_LINE = 300  # a longer line is not a table-of-contents entry
 
 
-class TextParser:
+class TextParser(TextFormatParser):
     """Parse plain text; ``Document.text`` is the decoded file with LF newlines.
 
     Headings are detected only where they are obvious: numbered headings
@@ -29,19 +31,10 @@ class TextParser:
     lines set off by blank lines, and lines underlined with ``===``/``---``.
     """
 
-    def parse(self, source: str | os.PathLike[str] | bytes, *, name: str | None = None) -> Document:
-        """Parse a path or bytes into a :class:`Document`.
-
-        Raises:
-            ParseError: the file is missing, binary, empty or whitespace only.
-        """
-        raw = read_source(source, name)
-        text, encoding = decode_text(raw.data, raw.name)
-        require_text(text, raw.name)
-        return self.parse_text(text, source=raw.name, metadata={"format": "text", "encoding": encoding})
+    format = "text"
 
     def parse_text(
-        self, text: str, *, source: str = "<memory>", metadata: dict[str, object] | None = None
+        self, text: str, *, source: str = "<memory>", metadata: dict[str, Any] | None = None
     ) -> Document:
         """Build a :class:`Document` from already decoded text."""
         headings = find_text_headings(text)
@@ -82,8 +75,9 @@ def find_text_headings(text: str) -> list[Heading]:
         numbered = sum(
             1
             for k in run
-            if is_toc_line(lines[k][1])
-            or ((s := classify(lines[k][1])) is not None and s.kind not in ("caps",))
+            # a contents entry is a short line; a numbering is told by the line's first characters
+            if (len(lines[k][1]) <= _TOC_LINE and is_toc_line(lines[k][1]))
+            or ((s := classify(lines[k][1].strip()[:_NUMBERING_SPAN])) is not None and s.kind != "caps")
         )
         if j - i >= 3 and numbered >= 3:
             for k in run:

@@ -9,7 +9,7 @@ Both implement :class:`~sectionrag.protocols.VectorStore`. Common contract:
 - ``search`` scores are "higher is better": cosine similarity for
   ``mode="vector"``, BM25 for ``"text"``, and for ``"hybrid"`` by default
   ``w_vector * v + w_text * t`` over min-max normalised cosine ``v`` and
-  BM25 ``t`` (weights ``(1, 0.5)``), or reciprocal rank fusion
+  BM25 ``t`` (weights ``(1, 1)``), or reciprocal rank fusion
   ``w_vector / (60 + rank_vector) + w_text / (60 + rank_text)`` with
   ``fusion="rrf"``; ``fusion=`` and ``weights=`` per store or per call.
   Searching a collection that does not exist raises

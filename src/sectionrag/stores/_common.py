@@ -130,7 +130,12 @@ def check_search(
         raise TypeError(f"query_text must be str, not {type(query_text).__name__}")
     if query_vector is None or mode == "text":
         return None
-    q = np.asarray(query_vector, dtype=np.float32)
+    try:
+        q = np.asarray(query_vector, dtype=np.float32)
+    except (TypeError, ValueError):
+        raise TypeError(
+            f"query_vector must be an array of numbers (from embed_query), not {type(query_vector).__name__}"
+        ) from None
     if q.ndim == 2 and q.shape[0] == 1:
         q = q[0]
     rec_name, rec_dim = recorded

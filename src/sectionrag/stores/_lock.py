@@ -19,6 +19,7 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import IO
 
+from sectionrag._checks import check_number
 from sectionrag.errors import IngestError
 
 __all__ = ["file_lock"]
@@ -77,8 +78,7 @@ def file_lock(path: Path, *, what: str, timeout: float = 0.0) -> Iterator[None]:
     Raises:
         IngestError: another writer holds the lock after ``timeout`` seconds.
     """
-    if timeout < 0:
-        raise ValueError(f"timeout must be >= 0, got {timeout}")
+    timeout = check_number("timeout", timeout, minimum=0)
     path.parent.mkdir(parents=True, exist_ok=True)
     fh = path.open("a+b")
     try:

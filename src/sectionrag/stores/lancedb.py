@@ -24,11 +24,11 @@ Scores, by mode (higher is better):
   are returned. The query is matched as plain words (never parsed as query
   syntax). Rows written after the index was built are searched too.
 - ``hybrid``: the vector and text rankings (each cut to ``max(k, 50)``)
-  fused with weights ``(w_vector, w_text)``, ``(1, 0.5)`` by default.
+  fused with weights ``(w_vector, w_text)``, ``(1, 1)`` by default.
   ``fusion="linear"`` (default): ``w_vector * v + w_text * t`` where ``v``
   and ``t`` are the cosine and BM25 scores min-max normalised to ``[0, 1]``
   over each ranking's candidates (0 when a ranking misses the chunk), so the
-  best possible score is ``w_vector + w_text`` (1.5). ``fusion="rrf"``:
+  best possible score is ``w_vector + w_text`` (2). ``fusion="rrf"``:
   reciprocal rank fusion ``w_vector / (60 + rank_vector) + w_text / (60 +
   rank_text)``, a ranking that misses a chunk adds nothing.
 """
@@ -41,11 +41,11 @@ from datetime import timedelta
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from sectionrag._checks import check_path
 from sectionrag.defaults import (
     DEFAULT_COLLECTION,
     DEFAULT_FUSION,
     DEFAULT_K,
-    DEFAULT_SEARCH_MODE,
     DEFAULT_WEIGHTS,
 )
 from sectionrag.errors import CollectionNotFoundError, ConfigError, FilterError, StoreError
@@ -123,7 +123,7 @@ class LanceDBStore:
         collection: Table name (letters, digits, ``_``, ``-``, ``.``).
         ann: When to build the ANN vector index and how to search it.
         fusion: Default hybrid fusion, ``"linear"`` (default) or ``"rrf"``.
-        weights: Default ``(vector, text)`` weights of hybrid fusion (``(1, 0.5)``).
+        weights: Default ``(vector, text)`` weights of hybrid fusion (``(1, 1)``).
     """
 
     def __init__(
@@ -135,7 +135,7 @@ class LanceDBStore:
         fusion: str = DEFAULT_FUSION,
         weights: tuple[float, float] = DEFAULT_WEIGHTS,
     ) -> None:
-        self.path = Path(path).expanduser()
+        self.path = Path(check_path("path", path)).expanduser()
         self.collection = check_collection_name(collection)
         self._db: Any = None
         if ann is not None and not isinstance(ann, AnnConfig):
@@ -149,8 +149,17 @@ class LanceDBStore:
         return f"LanceDBStore({str(self.path)!r}, collection={self.collection!r})"
 
     # -- connection -------------------------------------------------------
+    def _check_directory(self) -> None:
+        """Raise StoreError if the database path exists but is not a directory."""
+        if self.path.exists() and not self.path.is_dir():
+            raise StoreError(
+                f"{self.path} is a file, not a database: a LanceDB database is a directory "
+                "(give a new or existing directory)"
+            )
+
     def _connect(self, *, create: bool) -> Any:
         if self._db is None:
+            self._check_directory()
             if not create and not self.path.is_dir():
                 return None
             lancedb = import_lancedb()
@@ -367,6 +376,7 @@ class LanceDBStore:
         """
         from sectionrag.stores._lock import file_lock
 
+        self._check_directory()
         return file_lock(
             self.path / lock_file_name(self.collection),
             what=f"collection {self.collection!r} in {self.path}",
@@ -480,7 +490,7 @@ class LanceDBStore:
         query_text: str | None = None,
         k: int = DEFAULT_K,
         where: Where | None = None,
-        mode: SearchMode = DEFAULT_SEARCH_MODE,
+        mode: SearchMode = "vector",  # a store is asked for what it is given; pipelines pick the mode
         *,
         fusion: str | None = None,
         weights: tuple[float, float] | None = None,

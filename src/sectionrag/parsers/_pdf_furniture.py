@@ -1,0 +1,152 @@
+"""Running headers, footers and page numbers of PDF pages ("furniture")."""
+
+from __future__ import annotations
+
+import itertools
+import re
+from collections import Counter
+
+from sectionrag.parsers._pdfium import PdfLine
+
+__all__ = ["mark_furniture", "mark_line_numbers"]
+
+_PAGE_NUMBER = re.compile(
+    r"^(?:page\s+)?[-\u2013\u2014(\[]?\s*(?:\d{1,4}|[ivxlcdm]{1,7})\s*[-\u2013\u2014)\]]?"
+    r"(?:\s*(?:of|/)\s*\d{1,4})?$",
+    re.IGNORECASE,
+)
+_DIGITS = re.compile(r"\d+")
+_LINE_NUMBER = re.compile(r"^\d{1,5}$")
+_FOLIO_EDGE = re.compile(r"^\d{1,4}\s+|\s+\d{1,4}$")
+
+
+def mark_furniture(pages_lines: list[list[PdfLine]]) -> None:
+    """Mark running headers, footers and page numbers (``role = "furniture"``).
+
+    Only lines in the top or bottom band of a page are considered: a page
+    number there, or a line whose text recurs in the same band on at least
+    three pages (digits ignored in plain text; in larger or bold text only a
+    page number at either end is).
+    """
+    zone: list[list[tuple[PdfLine, bool]]] = []
+    for lines in pages_lines:
+        if not lines:
+            zone.append([])
+            continue
+        tops = sorted(lines, key=lambda ln: ln.top)
+        page_top = tops[0].top
+        page_bottom = max(ln.bottom for ln in lines)
+        span = max(page_bottom - page_top, 1.0)
+        cand = [(ln, True) for ln in tops[:4] if ln.top - page_top < 0.08 * span]
+        cand += [(ln, False) for ln in tops[-4:] if page_bottom - ln.bottom < 0.08 * span]
+        zone.append(cand)
+    sizes = Counter(round(ln.size) for lines in pages_lines for ln in lines)
+    body = sizes.most_common(1)[0][0] if sizes else 10
+
+    def signature(ln: PdfLine, top: bool) -> str:
+        # heading-like text must repeat exactly, but for a folio at either end ("2 K. T. Smith",
+        # "Guide for authors 3"); plain text may differ in all its numbers
+        plain = round(ln.size) <= body and not ln.bold
+        if plain:
+            text = _DIGITS.sub("#", ln.text)
+        else:
+            bare = _FOLIO_EDGE.sub("", ln.text)
+            text = f"#{bare}" if bare != ln.text and len(bare.split()) >= 2 else ln.text
+        return f"{'t' if top else 'b'}|{round(ln.size)}|{' '.join(text.split())}"
+
+    counts: Counter[str] = Counter()
+    for cand in zone:
+        for sig in {signature(ln, top) for ln, top in cand}:
+            counts[sig] += 1
+    n_pages = len(pages_lines)
+    marked: list[PdfLine] = []
+    for lines, cand in zip(pages_lines, zone, strict=True):
+        apart = _rows_set_apart(lines)
+        pieces = Counter(ln.row for ln in lines)
+        # a folio alone in its row, or a row with a folio set apart from the text ("Risk Factors  44")
+        numbered_rows = {
+            ln.row for ln, _ in cand if _is_page_number(ln, body) and (pieces[ln.row] == 1 or ln.row in apart)
+        }
+        for ln, top in cand:
+            if ln.row in numbered_rows or (n_pages >= 3 and counts[signature(ln, top)] >= 3):
+                marked.append(ln)
+    # never take a page's only text, nor most of the document's text: repeated "furniture" that
+    # is all there is (the same short text on every page) is the document's text
+    total = sum(len(ln.text) for lines in pages_lines for ln in lines)
+    removed = sum(len(ln.text) for ln in marked)
+    if total and removed > 0.5 * total:
+        return
+    marked_ids = {id(ln) for ln in marked}
+    for lines in pages_lines:
+        if lines and all(id(ln) in marked_ids for ln in lines):
+            continue
+        for ln in lines:
+            if id(ln) in marked_ids:
+                ln.role = "furniture"
+
+
+def _rows_set_apart(lines: list[PdfLine]) -> set[int]:
+    """Rows set off from the text next to them by more than a line's height.
+
+    A running footer stands apart; the last entry of a contents page, ending in
+    its page number like a footer, follows the entries above at their spacing.
+    """
+    rows: dict[int, tuple[float, float, float]] = {}
+    for ln in lines:
+        top, bottom, height = rows.get(ln.row, (ln.top, ln.bottom, ln.height))
+        rows[ln.row] = (min(top, ln.top), max(bottom, ln.bottom), max(height, ln.height))
+    ordered = sorted(rows.items(), key=lambda item: item[1][0])
+    gaps = sorted(max(b[1][0] - a[1][1], 0.0) for a, b in itertools.pairwise(ordered))
+    usual = gaps[len(gaps) // 2] if gaps else 0.0
+    out: set[int] = set()
+    for k, (row, (top, bottom, height)) in enumerate(ordered):
+        limit = max(2.0 * usual, 1.5 * height)
+        above = ordered[k - 1][1][1] if k > 0 else None
+        below = ordered[k + 1][1][0] if k + 1 < len(ordered) else None
+        if (above is None or top - above > limit) and (below is None or below - bottom > limit):
+            out.add(row)
+    return out
+
+
+def _is_page_number(ln: PdfLine, body: float) -> bool:
+    """Tell a folio (``12``, ``iv``, ``Page 3 of 9``) from a roman-looking letter set as a heading.
+
+    A bold or large ``D`` or ``C`` at the top of a page is an index letter or an
+    appendix label, not page "500" or "100", and a ``1`` set far larger than the
+    text is a chapter's number.
+    """
+    if not _PAGE_NUMBER.match(ln.text) or ln.size >= 1.6 * body:
+        return False  # a chapter's number set large over its title is not a folio
+    roman_letters = ln.text.strip().isalpha()
+    return not (roman_letters and (ln.bold or ln.size >= 1.2 * body))
+
+
+def mark_line_numbers(lines: list[PdfLine]) -> None:
+    """Mark a column of line numbers in a page's margin as furniture.
+
+    Manuscripts and specifications number their lines in the margin (``15``,
+    ``16``, ``17`` beside the text): each number shares its row with a line of
+    text, which would otherwise read as a table row of two cells. A column of
+    five or more bare numbers, counting up mostly one by one down the page
+    and standing wholly left of every line of prose, is such a margin;
+    numbers inside the text block (a table's first column) and a contents
+    page's page numbers (at the right, and jumping) are left alone.
+    """
+    numbers = [ln for ln in lines if _LINE_NUMBER.match(ln.text)]
+    if len(numbers) < 5:
+        return
+    # prose lines, less those that pdfium ran on from a line number ("22 . If you exceed ...")
+    prose = [ln for ln in lines if len(ln.text.split()) >= 5 and not ln.text.split()[0].isdigit()]
+    if not prose:
+        return
+    text_left = min(ln.x0 for ln in prose)
+    margin = sorted((ln for ln in numbers if ln.x1 < text_left), key=lambda ln: ln.top)
+    if len(margin) >= 5:
+        values = [int(ln.text) for ln in margin]
+        steps = [b - a for a, b in itertools.pairwise(values)]
+        # line numbers count up one by one (a contents page's page numbers jump)
+        if sum(1 for d in steps if d > 0) >= 0.8 * len(steps) and sum(
+            1 for d in steps if d == 1
+        ) >= 0.6 * len(steps):
+            for ln in margin:
+                ln.role = "furniture"

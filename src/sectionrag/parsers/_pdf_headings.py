@@ -1,0 +1,515 @@
+"""Heading candidates of PDF pages: which lines look like headings, and multi-line titles.
+
+A line is a candidate from its own evidence (size against the body text,
+weight, numbering, spacing, position); :mod:`sectionrag.parsers._pdf_levels`
+then filters the candidates against each other and ranks them into levels.
+"""
+
+from __future__ import annotations
+
+import itertools
+import re
+import statistics
+import unicodedata
+from collections import Counter
+from dataclasses import dataclass
+
+from sectionrag.parsers._pdfium import PdfLine
+from sectionrag.parsers._sections import normalize_title
+from sectionrag.parsers.headings import classify, is_all_caps, is_toc_line, looks_like_sentence
+
+__all__ = ["ORDER", "Candidate", "find_headings", "numbering_order"]
+
+
+@dataclass(slots=True)
+class Candidate:
+    """A heading found on a page, before levels are assigned."""
+
+    lines: list[PdfLine]
+    title: str
+    size: float
+    bold: bool
+    order: int  # numbering precedence (smaller is higher)
+    numbered: bool
+    page: int
+    index: int  # position of its first line in the page's ordered lines
+    italic: bool = False
+    toc_level: int | None = None  # its level in the printed contents, when it is an entry there
+
+
+# ------------------------------------------------------------------- headings
+
+ORDER = {"part": 0, "chapter": 1, "appendix": 1, "article": 1, "item": 2, "section": 3, "roman": 4}
+
+
+def numbering_order(text: str) -> tuple[int, bool]:
+    style = classify(text)
+    if style is None or style.kind in ("caps", "alpha"):
+        return 5, False
+    if style.kind in ("num", "alnum"):
+        return 4 + style.depth, True
+    if style.kind == "roman-alpha":
+        return 6, True
+    return ORDER.get(style.kind, 5), True
+
+
+_NUMBER_WORD_LIST = (
+    "zero one two three four five six seven eight nine ten eleven twelve thirteen fourteen fifteen sixteen "
+    "seventeen eighteen nineteen twenty"
+)
+_NUMBER_WORDS = {w: str(i) for i, w in enumerate(_NUMBER_WORD_LIST.split())}
+
+
+def _bare_number(text: str) -> str | None:
+    """Return the number a lone chapter label stands for (``One``, ``12``, appendix ``E``), else ``None``."""
+    word = text.strip().rstrip(".")
+    if len(word) == 1 and "A" <= word <= "Z":
+        return word
+    word = word.lower()
+    if word in _NUMBER_WORDS:
+        return _NUMBER_WORDS[word]
+    if word.isdigit() and len(word) <= 3:
+        return word
+    return None
+
+
+def _is_label_only(text: str) -> bool:
+    style = classify(text)
+    return style is not None and style.kind in ("part", "chapter", "appendix", "article") and not style.rest
+
+
+_CONNECTORS = frozenset(
+    {"a", "an", "and", "as", "at", "by", "for", "from", "in", "into", "of", "on", "or", "the", "to"}
+    | {"via", "with", "&", "\u2013", "\u2014", "-"}
+)
+
+
+def _runs_on(text: str) -> bool:
+    """Tell a line that cannot end a title: it breaks after a connecting word or a hyphen."""
+    words = text.split()
+    return bool(words) and (words[-1].lower() in _CONNECTORS or text.endswith(("-", ",")))
+
+
+_LABEL_WORDS = frozenset({"chapter", "part", "appendix", "book", "lecture", "lesson", "unit"})
+
+
+def _is_label_word(text: str) -> bool:
+    """Tell a lone ``CHAPTER`` or ``Part`` set over its number (``ONE``, ``2``) on the next line."""
+    return text.strip().rstrip(".:").lower() in _LABEL_WORDS
+
+
+def find_headings(pages: list[list[PdfLine]], body: float) -> list[Candidate]:
+    """Find heading lines on every page (multi-line titles merged)."""
+    gaps: list[float] = []
+    for lines in pages:
+        for a, b in itertools.pairwise(lines):
+            if abs(a.size - body) < 0.6 and abs(b.size - body) < 0.6 and 0 < b.top - a.top < 3 * body:
+                gaps.append(b.top - a.top)
+    pitch = statistics.median(gaps) if gaps else body * 1.2
+    light = _light_heading_styles(pages, body)
+    small = _small_heading_styles(pages, body)
+    out: list[Candidate] = []
+    for page_index, lines in enumerate(pages):
+        text_width = max((ln.x1 for ln in lines), default=0.0) - min((ln.x0 for ln in lines), default=0.0)
+        # the left edge of the text block: the leftmost start shared by three lines or more
+        starts = Counter(round(ln.x0 / 2) for ln in lines)
+        shared = [2.0 * k - 2.0 for k, n in starts.items() if n >= 3]
+        text_left = min(shared) if shared else None
+        leadered = [ln for ln in lines if is_toc_line(ln.text)]
+        referenced = sum(1 for ln in lines if _ends_with_page_ref(ln.text) and not is_toc_line(ln.text))
+        toc_lines = len(leadered) + referenced
+        toc_page = toc_lines >= 5 and toc_lines >= 0.3 * len(lines)
+        toc_size = max((ln.size for ln in leadered), default=0.0)
+        # on a contents page, an entry whose page number is a separate piece of its row
+        numbered_rows = {ln.row for ln in lines if _BARE_PAGE.match(ln.text)} if toc_page else set()
+        by_row: dict[int, list[PdfLine]] = {}
+        for ln in lines:
+            by_row.setdefault(ln.row, []).append(ln)
+        # where columns of prose start: a heading beside another one there is in the next column
+        prose = Counter(round(ln.x0 / 3) for ln in lines if len(ln.text.split()) >= 6)
+        columns = {k for k, n in prose.items() if n >= 4}
+        i = 0
+        while i < len(lines):
+            ln = lines[i]
+            prev = lines[i - 1] if i > 0 else None
+            nxt = lines[i + 1] if i + 1 < len(lines) else None
+            ok = _is_heading_line(ln, prev, nxt, body, pitch, light, small)
+            if ok and toc_page and (ln.size <= toc_size + 0.5 or _has_page_piece(ln, lines, numbered_rows)):
+                ok = False
+            if ok and text_left is not None and ln.x1 < text_left:
+                ok = False  # a marginal label ("NOTE" beside a box), not a heading
+            if ok and any(
+                _cell_beside(ln, o) and not {round(o.x0 / 3) + d for d in (-1, 0, 1)} & columns
+                for o in by_row[ln.row]
+                if o is not ln
+            ):
+                ok = False  # a table's header or row label: bold cells or figures share its row
+            if not ok:
+                i += 1
+                continue
+            group = [ln]
+            j = i + 1
+            while j < len(lines) and len(group) < 8:
+                nxt = lines[j]
+                last = group[-1]  # a title wrapped under a label line continues in the title's face
+                same_style = (
+                    abs(nxt.size - last.size) < 0.6 and nxt.bold == last.bold and nxt.italic == last.italic
+                )
+                label_word = _is_label_word(group[0].text)
+                label_first = (
+                    len(group) == 1
+                    and (
+                        _is_label_only(group[0].text)
+                        or label_word
+                        or (_bare_number(group[0].text) is not None and ln.size >= 1.4 * body)
+                    )
+                ) or (len(group) == 2 and label_word and _bare_number(group[1].text) is not None)
+                # a wrapped line follows the line above it at that line's leading
+                reach = 4.0 * max(ln.size, body) if label_first else 1.2 * max(group[-1].size, body)
+                close = 0 <= nxt.top - group[-1].bottom < reach
+                if nxt.role == "table" or not close:
+                    break
+                nxt_style = classify(nxt.text)
+                nxt_numbered = nxt_style is not None and nxt_style.kind not in ("caps", "alpha")
+                if (
+                    label_first
+                    and not nxt_numbered
+                    and (nxt.size >= min(ln.size - 0.6, 1.2 * body) or nxt.bold or is_all_caps(nxt.text))
+                    and not (len(group) == 1 and label_word and _bare_number(nxt.text) is None)
+                ):
+                    group.append(nxt)
+                    j += 1
+                    continue
+                words = sum(len(g.text.split()) for g in group) + len(nxt.text.split())
+                wrapped = last.x1 - last.x0 >= 0.35 * text_width or last.size >= 1.3 * body
+                # short lines of one style stacked flush under each other: one heading set line by line
+                stack = (
+                    nxt.font == last.font
+                    and all(len(g.text.split()) <= 5 for g in (*group, nxt))
+                    and abs(nxt.x0 - last.x0) < 2
+                    and 0 <= nxt.top - last.bottom < 0.5 * last.size
+                )
+                if not stack and len(group) >= 3:
+                    break
+                # a run-in capitals head over its text changes case; a title that breaks after "and"
+                # before an acronym ("Classes for IJDC and" / "IDCC") does not end there
+                case_change = is_all_caps(group[-1].text) != is_all_caps(nxt.text) and not _runs_on(
+                    group[-1].text
+                )
+                if (
+                    same_style
+                    and (wrapped or stack)
+                    and (words <= 20 or stack)
+                    and not case_change
+                    and not _CAPTION.match(nxt.text)
+                    and not looks_like_sentence(group[-1].text, max_words=20)
+                ):
+                    if nxt_style is not None and nxt_style.kind != "caps":
+                        break
+                    group.append(nxt)
+                    j += 1
+                    continue
+                break
+            if len(group) == 1 and not any(ch.isalpha() for ch in ln.text) and _bare_number(ln.text):
+                i += 1  # a large number over nothing that reads as a title: a figure, not a chapter
+                continue
+            number = _bare_number(group[0].text) if len(group) > 1 else None
+            word_label = len(group) > 2 and _is_label_word(group[0].text) and _bare_number(group[1].text)
+            if word_label:  # "CHAPTER" over "ONE" over "About this manual" -> "CHAPTER 1 About this manual"
+                rest = " ".join(g.text for g in group[2:])
+                title = normalize_title(f"{group[0].text} {word_label} {rest}")
+            elif number is not None:  # "One" over "Starting off" -> "1 Starting off"
+                title = normalize_title(" ".join([number, *(g.text for g in group[1:])]))
+            else:
+                title = normalize_title(" ".join(g.text for g in group))
+            order, numbered = numbering_order(title)
+            labelled = len(group) > 1 and (
+                number is not None or bool(word_label) or _is_label_only(group[0].text)
+            )
+            size = group[-1].size if labelled else max(g.size for g in group)
+            out.append(
+                Candidate(
+                    group,
+                    title,
+                    size,
+                    all(g.bold for g in group[-1:]),
+                    order,
+                    numbered,
+                    page_index,
+                    i,
+                    group[-1].italic,
+                )
+            )
+            for g in group:
+                g.role = "heading"
+            i = j
+    return out
+
+
+_CAPTION = re.compile(
+    r"^(?:Table|Figure|Fig\.|Listing|Algorithm|Exhibit|Chart|Plate|Illustration|Drawing)"
+    r"\s+[\dA-Z][\d.\-]*[:.]?\s",
+    re.I,
+)
+_MONTHS = "january|february|march|april|may|june|july|august|september|october|november|december"
+_DATE = re.compile(
+    rf"^(?:\d{{1,2}}(?:st|nd|rd|th)?\s+(?:{_MONTHS})\s+\d{{4}}|(?:{_MONTHS})\s+\d{{1,2}}(?:st|nd|rd|th)?,?\s+\d{{4}}"
+    rf"|(?:{_MONTHS})\s+\d{{4}}|\d{{4}}[-/]\d{{1,2}}[-/]\d{{1,2}}|\d{{1,2}}[-/.]\d{{1,2}}[-/.]\d{{2,4}})$",
+    re.IGNORECASE,
+)
+
+
+_PRIVATE_USE = re.compile("[\ue000-\uf8ff]")
+_NON_WORD = re.compile(r"[^\w\s]")  # no letter, digit, underscore or space: where symbols are
+
+
+def _is_mathy(text: str) -> bool:
+    """Tell formula fragments: private-use glyphs, or few letters among symbols."""
+    if _PRIVATE_USE.search(text):
+        return True
+    visible = "".join(text.split())
+    letters = sum(map(str.isalpha, visible))
+    symbols = sum(1 for ch in _NON_WORD.findall(visible) if unicodedata.category(ch) == "Sm")
+    return symbols >= 2 or letters < 0.5 * len(visible)
+
+
+def _cell_beside(ln: PdfLine, other: PdfLine) -> bool:
+    """Tell whether ``other``, in the same row as ``ln``, makes it a table row: a bold cell or a figure."""
+    if other.role in ("furniture", "toc"):
+        return False
+    if not any(ch.isalpha() for ch in other.text):
+        return any(ch.isdigit() for ch in other.text)
+    same_style = other.bold == ln.bold and abs(other.size - ln.size) < 0.6
+    return same_style and ln.bold and len(other.text.split()) <= 6
+
+
+_BARE_PAGE = re.compile(r"^(?:\d{1,4}|[ivxlc]{1,6})$")
+
+
+def _has_page_piece(ln: PdfLine, lines: list[PdfLine], numbered_rows: set[int]) -> bool:
+    """Tell whether a bare page number stands to the right of ``ln`` in its row."""
+    if ln.row not in numbered_rows:
+        return False
+    return any(o.row == ln.row and o.x0 > ln.x1 and _BARE_PAGE.match(o.text) for o in lines)
+
+
+def _ends_with_page_ref(text: str) -> bool:
+    return bool(re.search(r"\S\s+\d{1,4}$", text)) and classify(text) is not None
+
+
+_CODE_FONT = re.compile(r"courier|mono|consol|typewriter|code|cmtt|lmtt|menlo|inconsolata", re.I)
+_BULLETS = "\u2022\u25e6\u25aa\u25ab\u25a0\u25a1\u25cf\u25cb\u2023\u2043\u2219\u2666\u27a2\uf0b7\uf0a7"
+_QUOTES = "\"'\u201c\u201d\u2018\u2019\u00ab\u00bb\u201e"
+
+_STRONG_PREFIXES = (
+    "PART", "Part", "ITEM", "Item", "CHAPTER", "Chapter",
+    "APPENDIX", "Appendix", "ARTICLE", "Article", "ANNEX", "Annex",
+)  # fmt: skip
+
+
+def _light_heading_styles(pages: list[list[PdfLine]], body: float) -> set[tuple[float, str]]:
+    """Styles of short, light lines a little larger than the body that recur: a heading style.
+
+    Web pages printed to PDF set their sub-headings in regular weight, a size
+    or two above the text; one such line may be a pull quote, three or more in
+    the same face and size, each standing alone, are headings.
+    """
+    counts: Counter[tuple[float, str]] = Counter()
+    for lines in pages:
+        for ln in lines:
+            ratio = ln.size / body if body else 1.0
+            words = ln.text.split()
+            if (
+                1.12 <= ratio < 1.3
+                and not ln.bold
+                and 0 < len(words) <= 8
+                and ln.text[-1:] not in ".,;:"
+                and ln.text[:1].isupper()
+            ):
+                counts[(round(ln.size * 2) / 2, ln.font)] += 1
+    return {style for style, n in counts.items() if n >= 3}
+
+
+Style = tuple[float, str, bool, bool]
+
+
+def _style(ln: PdfLine) -> Style:
+    return (round(ln.size * 2) / 2, ln.font, ln.bold, ln.italic)
+
+
+def _small_heading_styles(pages: list[list[PdfLine]], body: float) -> set[Style]:
+    """Bold faces a little smaller than the body that only ever head text: a heading style.
+
+    Some word processors' templates set their lowest headings in a bold sans
+    face smaller than the serif text (``Page Size`` in 10.5 pt Arial Bold
+    over 12 pt Times). A face counts when at least three of its lines, and
+    three quarters of them, stand alone: short, alone in their row, not ending
+    like a sentence, and followed by body-sized text (or by another line of the
+    same face over it).
+    """
+    alone: Counter[Style] = Counter()
+    total: Counter[Style] = Counter()
+    for lines in pages:
+        pieces = Counter(ln.row for ln in lines)
+        for i, ln in enumerate(lines):
+            if not ln.bold or ln.role != "body" or not 0.75 * body <= ln.size < 0.92 * body:
+                continue
+            key = _style(ln)
+            total[key] += 1
+            words = ln.text.split()
+            k = i + 1
+            while k < len(lines) and _style(lines[k]) == key and k - i < 8:
+                k += 1  # a stack of labels over one description
+            heads_text = k < len(lines) and lines[k].size >= 0.92 * body and not lines[k].bold
+            if (
+                heads_text
+                and pieces[ln.row] == 1
+                and 0 < len(words) <= 10
+                and ln.text[-1:] not in ".,;:"
+                and (ln.text[:1].isupper() or ln.text[:1].isdigit())
+            ):
+                alone[key] += 1
+    return {key for key, n in alone.items() if n >= 3 and n >= 0.75 * total[key]}
+
+
+def _is_heading_line(
+    ln: PdfLine,
+    prev: PdfLine | None,
+    nxt: PdfLine | None,
+    body: float,
+    pitch: float,
+    light: set[tuple[float, str]] | None = None,
+    small: set[Style] | None = None,
+) -> bool:
+    text = ln.text
+    if ln.role != "body" or len(text) > 150:
+        return False
+    if _CODE_FONT.search(ln.font) and ln.size < 1.3 * body:
+        return False  # a line of code in a typewriter face (".PDF_LINK intro", "-Tpdf/-mom")
+    if text[:1] in _BULLETS:
+        return False  # a list item
+    if text[:1] in _QUOTES or (text[:1] in "\u2014\u2013" and not ln.bold):
+        return False  # a quotation or its attribution ("\u2014Dwarven saying."), not a title
+    tokens = text.split()
+    if len(tokens) >= 3 and sum(len(w) for w in tokens) < 2.5 * len(tokens):
+        return False  # glyph samples or symbols ("A B C D", "\u02cb \u02c8 \u02c9"), not a title
+    if (
+        not ln.bold
+        and not ln.italic
+        and 0.92 * body <= ln.size < 1.12 * body
+        and not text.startswith(_STRONG_PREFIXES)
+        and any(c.islower() for c in text)
+    ):
+        return False  # plain body text: only all-caps, italic or labelled lines can be headings
+    if is_toc_line(text):
+        return False
+    words = text.split()
+    if len(words) > 18:
+        return False
+    style = classify(text)
+    numbered = style is not None and style.kind not in ("caps", "alpha")
+    letters = sum(map(str.isalpha, text))
+    index_letter = len(text) == 1 and "A" <= text <= "Z" and (ln.bold or ln.size >= 1.12 * body)
+    # a chapter's number set large over its title ("1" over "INTRODUCTION"); kept only when merged
+    display_number = letters == 0 and _bare_number(text) is not None and ln.size >= 1.4 * body
+    if (
+        letters < 2
+        and not index_letter
+        and not display_number
+        and not (numbered and style is not None and style.depth >= 2)
+    ):
+        return False
+    rest = style.rest if numbered and style is not None else text
+    if numbered and style is not None and rest and not any(ch.isalnum() for ch in rest):
+        return False  # "Appendix*", "Chapter 3 -": a label with punctuation for a title
+    if numbered and style is not None and style.kind in ("num", "alnum") and not rest:
+        return False
+    if _CAPTION.match(text) or _DATE.match(text) or (letters >= 2 and _is_mathy(text)):
+        return False
+    if numbered and style is not None and style.kind in ("num", "alnum") and len(rest.split()) > 8:
+        check = rest.rstrip("?!:")  # "1. Determine whether any printers use the backends." is a step
+    elif numbered:
+        check = rest.rstrip("?!:.")  # "1.1 Changelog:", "2.3 Is it a class?"
+    elif rest[-1:] in ("?", "!") and len(words) <= 10:
+        check = rest.rstrip("?!")
+    else:
+        check = rest
+    if (
+        check
+        and looks_like_sentence(check, max_words=18, allow_lower=numbered)
+        and not (check.endswith(".") and len(check.split()) <= (6 if numbered else 4))
+    ):
+        return False
+    if check and check[-1] in ":," and ln.size < body * 1.3:
+        return False
+    ratio = ln.size / body if body else 1.0
+    if ratio < 1.5 and text.lower().rstrip(":.") in _ADMONITIONS:
+        return False  # a "Note" or "Warning" box title; a chapter-sized "Notes" stays a heading
+    gap_above = ln.top - prev.bottom if prev is not None else pitch * 3
+    gap_below = nxt.top - ln.bottom if nxt is not None else pitch * 3
+    line_gap = max(pitch - ln.height, 0.5)
+    # the first line of a page's right-hand column is set off from the left column's last line
+    spaced = gap_above > line_gap * 1.6 or prev is None or prev.row == ln.row or ln.column_top
+    if ratio >= 1.12:
+        light_heading = light is not None and (round(ln.size * 2) / 2, ln.font) in light and spaced
+        if ratio < 1.3 and not ln.bold and not numbered and not light_heading:
+            return False
+        # a larger line that continues into body text of the same size is not a heading
+        return not (
+            nxt is not None and abs(nxt.size - ln.size) < 0.3 and not nxt.bold and gap_below < line_gap
+        )
+    small_heading = small is not None and _style(ln) in small
+    caps = style is not None and style.kind == "caps"
+    if ratio < 0.92 and not (ln.bold and ratio >= 0.8 and (numbered or small_heading or caps)):
+        return False
+    if ln.bold:
+        bold_paragraph = (
+            nxt is not None and nxt.bold and abs(nxt.size - ln.size) < 0.3 and gap_below < line_gap * 1.6
+        )
+        # a stack of short bold labels over one description ("Cyan Gamma Value", "Red Gamma Value")
+        stacked = (
+            nxt is not None
+            and nxt.row != ln.row
+            and nxt.font == ln.font
+            and len(words) <= 5
+            and len(nxt.text.split()) <= 5
+        )
+        if bold_paragraph and not stacked and (not numbered or len(words) > 10):
+            return False  # a bold paragraph, unless this line is numbered and short
+        return spaced and (numbered or gap_below > line_gap * 1.3 or len(words) <= 8)
+    if ln.italic and ratio >= 0.92 and not is_all_caps(text):
+        # an italic run-in line at body size ("Cash Flows", "Note 2. Revenue Recognition"):
+        # short, set apart above, and followed by upright text, not by more italics
+        upright_next = nxt is not None and not nxt.italic and not nxt.bold and nxt.row != ln.row
+        return spaced and upright_next and len(words) <= 10
+    if style is not None and style.kind == "caps" and spaced and gap_below > line_gap * 1.3:
+        # a capitals line at body size heads a paragraph; over a caption or more short lines it is
+        # display type (a sample title page, the label inside a framed figure)
+        leads_text = nxt is not None and len(nxt.text.split()) >= 8 and not _CAPTION.match(nxt.text)
+        return len(words) <= 10 and leads_text
+    if numbered and style is not None and style.kind in ("part", "item", "chapter", "appendix", "article"):
+        titled = bool(style.rest) or (
+            nxt is not None and (nxt.bold or nxt.size > ln.size + 0.5 or is_all_caps(nxt.text))
+        )
+        return spaced and len(words) <= 12 and titled  # a plain "Item 1" in a figure is a label
+    # "1.1 STOCK PAPER SIZE OPTIONS" in small capitals
+    return numbered and spaced and bool(rest) and is_all_caps(rest) and len(words) <= 12
+
+
+_ADMONITIONS = frozenset(
+    {
+        "note",
+        "notes",
+        "tip",
+        "tips",
+        "warning",
+        "caution",
+        "important",
+        "hint",
+        "danger",
+        "attention",
+        "remark",
+        "example",
+        "examples",
+    }
+)

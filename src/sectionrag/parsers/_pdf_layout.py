@@ -1,0 +1,283 @@
+"""Page layout of extracted PDF lines: clean text, rows, tables, reading order, assembly.
+
+Lines come from :mod:`sectionrag.parsers._pdfium`. Here they are cleaned
+(ligatures, odd spaces), grouped into visual rows, marked as table rows when
+several short cells share rows, put in reading order (two-column pages
+column by column) and joined into the document text with page spans and the
+offset of every line.
+"""
+
+from __future__ import annotations
+
+import re
+from collections import Counter
+
+from sectionrag.parsers._pdfium import PdfLine
+from sectionrag.types import PageSpan
+
+__all__ = [
+    "assemble",
+    "assign_rows",
+    "body_size",
+    "clean_text",
+    "mark_tables",
+    "merge_labels",
+    "reading_order",
+]
+
+_LIGATURES = {
+    "\ufb00": "ff",
+    "\ufb01": "fi",
+    "\ufb02": "fl",
+    "\ufb03": "ffi",
+    "\ufb04": "ffl",
+    "\ufb05": "st",
+    "\ufb06": "st",
+}
+_SPACES = re.compile(r"[\u00a0\u1680\u2000-\u200a\u202f\u205f\u3000\t\f\v]")
+_DROP = re.compile(r"[\u0000-\u0008\u000b\u000e-\u001f\u00ad\u200b-\u200d\u2060\ufeff\ufffe\uffff]")
+_MULTISPACE = re.compile(r" {2,}")
+_HYPHEN_END = re.compile(r"[A-Za-z\u00c0-\u024f][-\u2010\u00ad\x02]$")
+
+
+def clean_text(text: str) -> str:
+    """Normalise ligatures, odd spaces and control characters in one line."""
+    if any(ch in text for ch in _LIGATURES):
+        text = "".join(_LIGATURES.get(ch, ch) for ch in text)
+    text = _SPACES.sub(" ", text)
+    text = _DROP.sub("", text.replace("\x02", "-").replace("\ufffe", "-"))
+    return _MULTISPACE.sub(" ", text).strip()
+
+
+def reading_order(lines: list[PdfLine]) -> list[PdfLine]:
+    """Order a page's lines for reading: column by column on multi-column pages.
+
+    Table rows and lines that cross the gutter are read as full-width bands;
+    between them, the left column is read before the right one.
+    """
+    if len(lines) < 8:
+        return _rows_in_order(lines) if any(ln.role == "table" for ln in lines) else lines
+    text_lines = [ln for ln in lines if ln.role != "table"]
+    x_min = min(ln.x0 for ln in lines)
+    x_max = max(ln.x1 for ln in lines)
+    width = x_max - x_min
+    best: float | None = None
+    best_score = 0
+    for frac in (0.5, 0.45, 0.55, 0.4, 0.6):
+        gutter = x_min + frac * width
+        left = sum(1 for ln in text_lines if ln.x1 <= gutter)
+        right = sum(1 for ln in text_lines if ln.x0 >= gutter)
+        if left >= 4 and right >= 4 and left + right >= 0.6 * len(text_lines):
+            score = min(left, right)
+            if score > best_score:
+                best, best_score = gutter, score
+    if best is None:
+        return _rows_in_order(lines) if any(ln.role == "table" for ln in lines) else lines
+    gutter = best
+    # a "table row" of two cells, one in each column, is two column lines after all
+    rows: dict[int, list[PdfLine]] = {}
+    for ln in lines:
+        if ln.role == "table":
+            rows.setdefault(ln.row, []).append(ln)
+    extent: dict[int, tuple[float, float]] = {}
+    for row, cells in rows.items():
+        if len(cells) == 2 and min(c.x1 for c in cells) <= gutter <= max(c.x0 for c in cells):
+            for c in cells:
+                c.role = "body"
+        else:
+            extent[row] = (min(c.x0 for c in cells), max(c.x1 for c in cells))
+    out: list[PdfLine] = []
+    band_left: list[PdfLine] = []
+    band_right: list[PdfLine] = []
+    for ln in sorted(lines, key=lambda ln: (ln.row, ln.x0)):
+        x0, x1 = extent.get(ln.row, (ln.x0, ln.x1)) if ln.role == "table" else (ln.x0, ln.x1)
+        if x1 <= gutter:
+            band_left.append(ln)
+        elif x0 >= gutter:
+            band_right.append(ln)
+        else:  # a table row or a line across both columns closes the band above it
+            if band_left and band_right:
+                band_right[0].column_top = True
+            out += band_left + band_right
+            band_left, band_right = [], []
+            out.append(ln)
+    if band_left and band_right:
+        band_right[0].column_top = True
+    out += band_left + band_right
+    return out
+
+
+def _rows_in_order(lines: list[PdfLine]) -> list[PdfLine]:
+    """Keep pdfium's order but read each table row's cells together, left to right."""
+    out: list[PdfLine] = []
+    done: set[int] = set()
+    for ln in lines:
+        if ln.role != "table":
+            out.append(ln)
+        elif ln.row not in done:
+            done.add(ln.row)
+            out += sorted((c for c in lines if c.row == ln.row and c.role == "table"), key=lambda c: c.x0)
+    return out
+
+
+def body_size(pages: list[list[PdfLine]]) -> float:
+    """Return the body text's font size (the size most characters use)."""
+    sizes: Counter[float] = Counter()
+    for lines in pages:
+        for ln in lines:
+            sizes[round(ln.size * 2) / 2] += len(ln.text)
+    if not sizes:
+        return 10.0
+    return sizes.most_common(1)[0][0]
+
+
+def assign_rows(lines: list[PdfLine]) -> None:
+    """Give each line its visual row: pieces whose boxes share a baseline share a row."""
+    row = -1
+    last_bottom = -1e9
+    last_top = -1e9
+    for ln in sorted(lines, key=lambda ln: (ln.bottom, ln.x0)):
+        tolerance = 0.4 * max(ln.height, 1.0)
+        if abs(ln.bottom - last_bottom) > tolerance and abs(ln.top - last_top) > tolerance:
+            row += 1
+            last_bottom, last_top = ln.bottom, ln.top
+        ln.row = row
+
+
+_LABEL = re.compile(
+    r"^(?:(?:PART|Part|ITEM|Item|CHAPTER|Chapter|ARTICLE|Article|SECTION|Section|APPENDIX|Appendix|NOTE|Note)"
+    r"\s+[\dIVXLC]{1,4}[A-Z]?|\d{1,3}(?:\.\d{1,3})*|[A-Z]|[IVXL]{1,5})[.:)]?$"
+)
+
+
+def merge_labels(lines: list[PdfLine]) -> list[PdfLine]:
+    """Join a numbering label to the title set a tab away in its row (``Item 1A.`` | ``Risk Factors``).
+
+    Returns the page's lines with each such pair replaced by one line.
+    """
+    by_row: dict[int, list[PdfLine]] = {}
+    for ln in lines:
+        by_row.setdefault(ln.row, []).append(ln)
+    drop: set[int] = set()
+    for pieces in by_row.values():
+        if len(pieces) < 2:
+            continue
+        pieces.sort(key=lambda ln: ln.x0)
+        label, title = pieces[0], pieces[1]
+        if not _LABEL.match(label.text) or not title.text[:1].isalpha():
+            continue
+        if len(pieces) > 3 or (len(pieces) == 3 and any(ch.isalpha() for ch in pieces[2].text)):
+            continue  # a table row, not a label and its title (a page number may follow)
+        if title.x0 - label.x1 > 12 * max(label.size, 1.0):
+            continue
+        label.text = f"{label.text} {title.text}"
+        label.x1 = title.x1
+        label.top = min(label.top, title.top)
+        label.bottom = max(label.bottom, title.bottom)
+        label.size = max(label.size, title.size)
+        label.bold = title.bold
+        label.italic = title.italic
+        drop.add(id(title))
+    return [ln for ln in lines if id(ln) not in drop] if drop else lines
+
+
+def mark_tables(lines: list[PdfLine]) -> None:
+    """Mark rows of two or more short cells, in runs of two or more rows, as table rows."""
+    if not lines:
+        return
+    width = max(ln.x1 for ln in lines) - min(ln.x0 for ln in lines)
+    by_row: dict[int, list[PdfLine]] = {}
+    for ln in lines:
+        by_row.setdefault(ln.row, []).append(ln)
+
+    def is_cells(cells: list[PdfLine]) -> bool:
+        if len(cells) >= 3:
+            return True
+        return len(cells) == 2 and all(c.x1 - c.x0 < 0.35 * width for c in cells)
+
+    rows_sorted = sorted(by_row)
+    multi = {row for row in rows_sorted if is_cells(by_row[row])}
+    for i, row in enumerate(rows_sorted):
+        if row not in multi:
+            continue
+        neighbours = {rows_sorted[j] for j in (i - 1, i + 1) if 0 <= j < len(rows_sorted)}
+        if neighbours & multi:
+            for ln in by_row[row]:
+                ln.role = "table"
+
+
+# ------------------------------------------------------------------ assembly
+
+
+def _is_heading_role(line: PdfLine) -> bool:
+    return line.role in ("heading", "title")
+
+
+def _joins_hyphenated(prev: PdfLine, ln: PdfLine) -> bool:
+    """Tell whether ``prev`` ends in a hyphenated word that ``ln`` completes ("manage-" / "ment")."""
+    return (
+        prev.role == "body"
+        and ln.role == "body"
+        and bool(_HYPHEN_END.search(prev.text))
+        and ln.text[:1].islower()
+    )
+
+
+def assemble(
+    pages: list[list[PdfLine]], heading_first: set[int]
+) -> tuple[str, list[PageSpan], dict[int, int]]:
+    """Join the ordered lines into one text, recording page spans and line offsets."""
+    parts: list[str] = []
+    pos = 0
+    spans: list[PageSpan] = []
+    offsets: dict[int, int] = {}
+    starts: list[int] = []
+    carry: PdfLine | None = None  # the last line of the previous page
+    for page_index, lines in enumerate(pages):
+        if page_index > 0:
+            first = lines[0] if lines else None
+            if carry is not None and first is not None and _joins_hyphenated(carry, first):
+                parts[-1] = parts[-1][:-1]  # "manage-" | page break | "ment" -> "management"
+                pos -= 1
+            else:
+                parts.append("\n\n")
+                pos += 2
+        page_start = pos
+        starts.append(page_start)
+        prev: PdfLine | None = None
+        for ln in lines:
+            if prev is not None:
+                if prev.role == "table" and ln.role == "table" and prev.row == ln.row:
+                    sep = " | "
+                elif _joins_hyphenated(prev, ln):
+                    parts[-1] = parts[-1][:-1]
+                    pos -= 1
+                    sep = ""
+                elif prev.row == ln.row and ln.x0 >= prev.x1 - 1 and prev.role == ln.role != "heading":
+                    sep = " "  # pieces of one row: a TOC entry and its page number
+                elif id(ln) in heading_first or _is_heading_role(prev) != _is_heading_role(ln):
+                    sep = "\n\n"
+                elif prev.role == "table" and ln.role == "table":
+                    sep = "\n"
+                elif (
+                    prev.role == "table"
+                    or ln.role == "table"
+                    or ln.bottom - prev.bottom > 1.65 * max(prev.size, ln.size, 1.0)
+                    or ln.bottom < prev.top
+                ):
+                    sep = "\n\n"
+                else:
+                    sep = "\n"
+                parts.append(sep)
+                pos += len(sep)
+            offsets[id(ln)] = pos
+            parts.append(ln.text)
+            pos += len(ln.text)
+            prev = ln
+        carry = prev
+    # a page runs to where the next one starts (the blank line between them is its own)
+    for page_index, page_start in enumerate(starts):
+        end = starts[page_index + 1] if page_index + 1 < len(starts) else pos
+        spans.append(PageSpan(page_index + 1, page_start, end))
+    text = "".join(parts)
+    return text, spans, offsets

@@ -1,0 +1,125 @@
+"""Sections from a PDF's outline (bookmarks), placed at their headings in the text."""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Sequence
+from typing import Any
+
+from sectionrag.parsers._pdf_headings import Candidate
+from sectionrag.parsers._pdf_layout import clean_text
+from sectionrag.parsers._pdfium import PdfLine
+from sectionrag.parsers._sections import Heading, normalize_title
+from sectionrag.parsers.headings import classify, normalize_for_match
+from sectionrag.types import PageSpan
+
+__all__ = ["outline_headings", "read_outline"]
+
+logger = logging.getLogger(__name__)
+
+
+def read_outline(pdf: Any) -> list[tuple[int, str, int, float | None]]:
+    """Return ``(depth, title, page_index, y_from_top)`` for each bookmark of a pypdfium2 document."""
+    out: list[tuple[int, str, int, float | None]] = []
+    heights: dict[int, float] = {}
+    try:
+        for bookmark in pdf.get_toc(max_depth=12):
+            title = normalize_title(clean_text(bookmark.get_title() or ""))
+            dest = bookmark.get_dest()
+            if not title or dest is None:
+                continue
+            index = dest.get_index()
+            if index is None or not 0 <= index < len(pdf):
+                continue
+            y: float | None = None
+            try:
+                _, view = dest.get_view()
+                if len(view) >= 2 and view[1]:
+                    if index not in heights:
+                        heights[index] = float(pdf.get_page_size(index)[1])
+                    y = heights[index] - float(view[1])
+            except Exception:  # pragma: no cover - a view is optional
+                y = None
+            out.append((bookmark.level + 1, title, index, y))
+    except Exception as e:  # pragma: no cover - a broken outline is ignored
+        logger.warning("cannot read the PDF outline: %s", e)
+    return out
+
+
+def outline_headings(
+    outline: list[tuple[int, str, int, float | None]],
+    pages: list[list[PdfLine]],
+    candidates: list[Candidate],
+    line_offsets: dict[int, int],
+    page_spans: Sequence[PageSpan],
+) -> list[Heading]:
+    """Place each bookmark at its heading line (or nearest line) on its page."""
+    by_page: dict[int, list[Candidate]] = {}
+    for c in candidates:
+        by_page.setdefault(c.page, []).append(c)
+    page_lines: dict[int, list[tuple[PdfLine, str]]] = {}
+    out: list[Heading] = []
+    used: set[int] = set()
+    for depth, title, page_index, y in outline:
+        target = normalize_for_match(title)
+        offset: int | None = None
+        exact = " ".join(title.casefold().split())
+        matches = [
+            c
+            for c in by_page.get(page_index, [])
+            if id(c) not in used
+            and _titles_match(target, normalize_for_match(c.title))
+            and _same_numbering(title, c.title)
+        ]
+        if matches:
+            # the same words twice on a page ("6.1.1 Version Information", "6.2.1 Version Information"):
+            # prefer the numbering that matches too, then the heading nearest the bookmark's position
+            best = min(
+                matches,
+                key=lambda c: (
+                    " ".join(c.title.casefold().split()) != exact,
+                    abs(c.lines[0].top - y) if y is not None else 0.0,
+                ),
+            )
+            offset = line_offsets[id(best.lines[0])]
+            used.add(id(best))
+        if offset is None:
+            if page_index not in page_lines:
+                page_lines[page_index] = [
+                    (ln, normalize_for_match(ln.text)) for ln in pages[page_index] if id(ln) in line_offsets
+                ]
+            lines = [ln for ln, _ in page_lines[page_index]]
+            found = [
+                ln
+                for ln, norm in page_lines[page_index]
+                if _titles_match(target, norm) and _same_numbering(title, ln.text)
+            ]
+            if found:
+                best_line = min(found, key=lambda ln: abs(ln.top - y) if y is not None else 0.0)
+                offset = line_offsets[id(best_line)]
+            if offset is None and y is not None and lines:
+                below = [ln for ln in lines if ln.bottom >= y - 2]
+                if below:
+                    offset = line_offsets[id(min(below, key=lambda ln: ln.top))]
+            if offset is None:
+                offset = page_spans[page_index].start
+        out.append(Heading(offset, depth, title))
+    out.sort(key=lambda h: h.start)
+    return out
+
+
+def _same_numbering(a: str, b: str) -> bool:
+    """Tell whether two titles agree in numbering (``6.1.1`` vs ``6.2.1`` do not; unnumbered agree)."""
+    sa, sb = classify(a), classify(b)
+    if sa is None or sb is None or sa.kind == "caps" or sb.kind == "caps" or not sa.label or not sb.label:
+        return True
+    return sa.label.rstrip(".").lower() == sb.label.rstrip(".").lower()
+
+
+def _titles_match(a: str, b: str) -> bool:
+    if not a or not b:
+        return False
+    if a == b:
+        return True
+    short, long_ = (a, b) if len(a) <= len(b) else (b, a)
+    return len(short) >= 8 and long_.startswith(short) and len(short) >= 0.6 * len(long_)

@@ -1,0 +1,551 @@
+"""Printed tables of contents: find the contents pages, read their entries, find each entry's heading.
+
+A contents page is a page where many rows end in a page reference (a page
+number set apart at the right, after dotted leaders or a wide gap) and those
+numbers mostly run upwards (an index's numbers do not). Each entry gets a
+level from its numbering (``PART`` above ``Item``, ``1`` above ``1.2``) and,
+for unnumbered entries, from its indentation. Printed page numbers are mapped
+to PDF pages by the offset most entries agree on, and each entry is then
+looked for on its page as a line (or two or three lines) whose text is the
+entry's title.
+"""
+
+from __future__ import annotations
+
+import itertools
+import re
+from collections import Counter
+from dataclasses import dataclass, field
+from difflib import SequenceMatcher
+
+from sectionrag.parsers._pdfium import PdfLine
+from sectionrag.parsers._sections import nest_levels, normalize_title
+from sectionrag.parsers.headings import classify, is_all_caps, looks_like_sentence, normalize_for_match
+
+__all__ = ["CONTENTS_TITLES", "Contents", "TocEntry", "find_contents"]
+
+CONTENTS_TITLES = frozenset(
+    {"contents", "table of contents", "index", "contents at a glance", "brief contents", "toc"}
+)
+# a page number: "12", "xiv", "Pages 3 - 23", or numbered within its chapter ("3-8", "A-2")
+_PAGE = r"(?:\d{1,3}[-\u2013]\d{1,4}|[A-Z][-\u2013]\d{1,4}|\d{1,4}|[ivxlc]{1,7})"
+_PAGE_REF = re.compile(rf"^(?:pages?\s+)?(?P<page>{_PAGE})(?:\s*[-\u2013]\s*\d{{1,4}})?$", re.I)
+_LEADERED = re.compile(
+    r"^(?P<title>.*?\S)\s*(?:(?:\.\s?){3,}|(?:\u2026\s?)+|(?:\u00b7\s?){3,}|(?:_\s?){3,})\s*"
+    rf"(?P<page>{_PAGE})$",
+    re.I,
+)
+_TRAILING_PAGE = re.compile(rf"^(?P<title>.*?\S)\s+(?P<page>{_PAGE})$", re.I)
+_ENDS_IN_PAGE = re.compile(r"(?:^|[^0-9A-Za-z])(?:\d{1,4}|[ivxlc]{1,7})$", re.I)
+_BULLETS = "\u2022\u25e6\u25aa\u25a0\u25cf\u2666\u2013\u2014*>\uf0b7\uf0a7"
+_DIGIT_RUN = re.compile(r"\d+")
+_CAPTION = re.compile(r"^(?:Table|Figure|Fig\.|Listing|Exhibit|Chart|Plate|Example)\s+[\dA-Z]", re.I)
+_LISTS = frozenset(
+    {
+        "figures",
+        "tables",
+        "examples",
+        "illustrations",
+        "list of figures",
+        "list of tables",
+        "list of examples",
+        "list of illustrations",
+    }
+)
+_PAGE_HEADER = frozenset({"page", "pages", "page no", "page number"})
+
+
+@dataclass(slots=True)
+class TocEntry:
+    """One entry of a printed table of contents.
+
+    Attributes:
+        title: The entry's title as printed in the contents.
+        page: The printed page number; ``None`` for a group entry without one
+            and for a page numbered in roman or within its chapter (such
+            entries are looked for between their neighbours).
+        x0: Left edge of the entry's title (measured from the first column's
+            edge in a contents set in two columns).
+        level: Depth in the contents (1 = top).
+        heading: The lines of the entry's heading in the body, once found.
+        page_index: 0-based PDF page of that heading.
+    """
+
+    title: str
+    page: int | None
+    x0: float
+    level: int = 1
+    heading: list[PdfLine] = field(default_factory=list)
+    page_index: int | None = None
+
+
+@dataclass(slots=True)
+class Contents:
+    """The contents pages of a document and their entries."""
+
+    pages: list[int]
+    entries: list[TocEntry]
+    title_lines: list[PdfLine]
+
+    @property
+    def located(self) -> list[TocEntry]:
+        """Entries whose heading was found in the body."""
+        return [e for e in self.entries if e.heading]
+
+
+def _rows(lines: list[PdfLine]) -> tuple[list[list[PdfLine]], dict[int, float]]:
+    """Group a page's pieces into rows, top to bottom.
+
+    A contents set in two columns has two entries in a row (``Title 5`` …
+    ``Title 120``): such a row is cut after each page number, and the right
+    column's entries are read after the left column's. Returns the rows and,
+    by the id of each row's first piece, how far right of the first column its column stands (indents
+    are measured as if it stood where the first column does).
+    """
+    by_row: dict[int, list[PdfLine]] = {}
+    for ln in lines:
+        by_row.setdefault(ln.row, []).append(ln)
+    segments: list[tuple[int, float, list[PdfLine]]] = []
+    for pieces in by_row.values():
+        pieces.sort(key=lambda ln: ln.x0)
+        column = 0
+        current: list[PdfLine] = []
+        for k, piece in enumerate(pieces):
+            current.append(piece)
+            rest = pieces[k + 1 :]
+            if (
+                _PAGE_REF.match(piece.text)
+                and len(current) > 1
+                and len(rest) >= 2
+                and any(ch.isalpha() for p in rest for ch in p.text)
+            ):
+                segments.append((column, min(p.top for p in current), current))
+                column += 1
+                current = []
+        if current:
+            segments.append((column, min(p.top for p in current), current))
+    segments.sort(key=lambda s: (s[0], s[1]))
+    # a later column's indents are measured as if it stood where the first one does
+    edges = {
+        column: min(p[0].x0 for c, _, p in segments if c == column) for column in {c for c, _, _ in segments}
+    }
+    lefts = {id(p[0]): edges[c] - edges[0] for c, _, p in segments}
+    return [pieces for _, _, pieces in segments], lefts
+
+
+def _entry_of_row(pieces: list[PdfLine], right: float) -> tuple[str, str] | None:
+    """Return ``(title, page label)`` when a row reads as a contents entry."""
+    last = pieces[-1]
+    if len(pieces) >= 2:
+        m = _PAGE_REF.match(last.text)
+        title = normalize_title(" ".join(p.text for p in pieces[:-1]))
+        # a financial row has figures in several cells; a wrapped title's last line may be "31, 2021"
+        numeric_cells = sum(1 for p in pieces[1:-1] if not any(ch.isalpha() for ch in p.text))
+        set_apart = last.x0 > 0.55 * right or last.x0 - pieces[-2].x1 > 3 * max(last.size, 1.0)
+        if m and numeric_cells == 0 and set_apart:
+            return title, m.group("page")
+    text = normalize_title(" ".join(p.text for p in pieces))
+    m = _LEADERED.match(text)
+    if m and any(ch.isalpha() for ch in m.group("title")):
+        return m.group("title").strip(" ."), m.group("page")
+    return None
+
+
+def _page_number(label: str) -> int | None:
+    if label.isdigit():
+        return int(label)
+    return None
+
+
+def _read_page(
+    lines: list[PdfLine],
+) -> tuple[list[tuple[list[PdfLine], str, str | None]], dict[int, float]] | None:
+    """Read one page as contents: its rows as ``(pieces, title, page label)`` and their column edges.
+
+    ``None`` if the page is not a contents page.
+    """
+    # every entry's row ends in a page label set off from what precedes it: fewer than four such
+    # lines and the page cannot be a contents page (most pages end here, before rows are built)
+    if sum(1 for ln in lines if _ENDS_IN_PAGE.search(ln.text[-16:])) < 4:
+        return None
+    rows, lefts = _rows(lines)
+    if not rows:
+        return None
+    right = max(ln.x1 for ln in lines)
+    found = [_entry_of_row(pieces, right) for pieces in rows]
+    ends = [pieces[-1].x1 for pieces, f in zip(rows, found, strict=True) if f is not None]
+    column = sorted(ends)[len(ends) // 2] if ends else None
+    parsed: list[tuple[list[PdfLine], str, str | None]] = []
+    entries = 0
+    numbers: list[int] = []
+    for pieces, entry in zip(rows, found, strict=True):
+        text = normalize_title(" ".join(p.text for p in pieces))
+        if entry is None and column is not None and abs(pieces[-1].x1 - column) < 4:
+            # "1 Introduction 1": the page number right-aligned with the others, no leaders
+            m = _TRAILING_PAGE.match(text)
+            if m:
+                entry = (m.group("title"), m.group("page"))
+        if entry is not None:
+            entries += 1
+            number = _page_number(entry[1])
+            if number is not None:
+                numbers.append(number)
+            parsed.append((pieces, entry[0], entry[1]))
+        else:
+            parsed.append((pieces, text, None))
+    if entries < 4 or entries < 0.3 * len(rows):
+        return None
+    if len(numbers) >= 3:
+        rising = sum(1 for a, b in itertools.pairwise(numbers) if b >= a)
+        if rising < 0.75 * (len(numbers) - 1) or len(set(numbers)) < 2:
+            return None  # an index or a table of figures by number, not a contents page
+    return parsed, lefts
+
+
+def _entries_of(
+    parsed: list[tuple[list[PdfLine], str, str | None]], lefts: dict[int, float]
+) -> tuple[list[TocEntry], list[PdfLine]]:
+    """Turn a contents page's rows into entries: wrapped titles joined, group entries kept."""
+    out: list[TocEntry] = []
+    title_lines: list[PdfLine] = []
+    first = next((i for i, (_, _, page) in enumerate(parsed) if page is not None), None)
+    last = max((i for i, (_, _, page) in enumerate(parsed) if page is not None), default=-1)
+    if first is None:
+        return out, title_lines
+    # group rows and the first line of a wrapped title, right above the first entry
+    start = first
+    entry_size = sorted(pieces[0].size for pieces, _, page in parsed if page is not None)
+    typical = entry_size[len(entry_size) // 2]
+    while start > 0 and first - start < 6:
+        pieces, text, _ = parsed[start - 1]
+        norm = normalize_for_match(text)
+        if max(p.size for p in pieces) > 1.15 * typical:
+            break  # the page's own title, set larger than its entries
+        below = parsed[start][0]
+        gap = min(p.top for p in below) - max(p.bottom for p in pieces)
+        if norm in CONTENTS_TITLES or norm in _PAGE_HEADER or norm in _LISTS or not norm:
+            break
+        if gap > 3 * max(p.size for p in pieces):
+            break
+        start -= 1
+    for pieces, _, _ in parsed[:start]:
+        title_lines.extend(pieces)
+    pending: list[tuple[list[PdfLine], str]] = []
+    for i, (pieces, text, label) in enumerate(parsed):
+        norm = normalize_for_match(text)
+        if norm in CONTENTS_TITLES:
+            if i >= start:
+                title_lines.extend(pieces)
+            continue
+        if i < start:
+            continue
+        if i > last:
+            break
+        if label is None:
+            if norm in _PAGE_HEADER or not norm:
+                continue
+            pending.append((pieces, text))
+            continue
+        x0 = pieces[0].x0
+        title = text
+        # a numberless row right above, as wide as the entries' text column, is this title's first line
+        while pending:
+            prev_pieces, prev_text = pending[-1]
+            prev_x0 = prev_pieces[0].x0
+            numbered_prev = classify(prev_text)
+            label_only = numbered_prev is not None and numbered_prev.label and not numbered_prev.rest
+            width = prev_pieces[-1].x1 - prev_x0
+            column = (pieces[-1].x0 if len(pieces) > 1 else pieces[-1].x1) - prev_x0
+            if not label_only and width >= 0.7 * column and x0 >= prev_x0 - 2:
+                title = normalize_title(f"{prev_text} {title}")
+                x0 = prev_x0
+                pending.pop()
+                continue
+            break
+        for group_pieces, group_text in pending:
+            if not looks_like_sentence(group_text, max_words=16):
+                out.append(
+                    TocEntry(group_text, None, group_pieces[0].x0 - lefts.get(id(group_pieces[0]), 0.0))
+                )
+        pending = []
+        if _CAPTION.match(title) or not any(ch.isalpha() for ch in title):
+            continue
+        out.append(TocEntry(title, _page_number(label), x0 - lefts.get(id(pieces[0]), 0.0)))
+    return out, title_lines
+
+
+def _levels(entries: list[TocEntry]) -> None:
+    """Set each entry's level from its numbering and, unnumbered, from its indentation."""
+    xs = sorted({round(e.x0) for e in entries})
+    cluster: dict[int, int] = {}
+    k = -1
+    prev = None
+    for x in xs:
+        if prev is None or x - prev > 3:
+            k += 1
+        cluster[x] = k
+        prev = x
+    orders: list[int | None] = []
+    for e in entries:
+        style = classify(e.title)
+        if style is not None and style.kind not in ("caps", "alpha") and style.order is not None:
+            orders.append(style.order if style.kind not in ("num", "alnum") else 10 + style.depth)
+        else:
+            orders.append(None)
+    # an unnumbered entry at the indent of numbered ones takes their order ("Signatures" among Items)
+    by_indent: dict[int, Counter[int]] = {}
+    for e, order in zip(entries, orders, strict=True):
+        if order is not None:
+            by_indent.setdefault(cluster[round(e.x0)], Counter())[order] += 1
+    keys: list[tuple[object, int | None]] = []
+    for e, order in zip(entries, orders, strict=True):
+        indent = cluster[round(e.x0)]
+        if order is None and indent in by_indent:
+            order = by_indent[indent].most_common(1)[0][0]
+        keys.append((("n", order) if order is not None else ("x", indent), order))
+    for e, level in zip(entries, nest_levels(keys), strict=True):
+        e.level = level
+
+
+def _label(text: str) -> tuple[str, str] | None:
+    """Return a title's numbering as ``(kind word, number)``: ``Chapter 2.`` gives ``("chapter", "2")``."""
+    style = classify(text)
+    if style is None or style.kind in ("caps", "alpha") or not style.label:
+        return None
+    words = style.label.rstrip(".").lower().split()
+    return (words[0] if len(words) > 1 else "", words[-1])
+
+
+def _same_label(a: tuple[str, str], b: tuple[str, str]) -> bool:
+    """``2`` agrees with ``Chapter 2``; ``Item 1`` does not agree with ``Part 1``."""
+    return a[1] == b[1] and (a[0] == b[0] or not a[0] or not b[0])
+
+
+def _capitals(text: str) -> bool:
+    """Tell a line in capitals (string methods only: this runs on every line of the pages searched)."""
+    return text == text.upper() and text != text.lower() and is_all_caps(text)
+
+
+def _join(text: str, nxt: str) -> str:
+    """Join two lines of a title, rejoining a word hyphenated across them."""
+    if text.endswith("-") and nxt[:1].islower():
+        return text[:-1] + nxt
+    return f"{text} {nxt}"
+
+
+def _matches(target: str, text: str) -> bool:
+    if not target or not text:
+        return False
+    if target == text:
+        return True
+    if _DIGIT_RUN.findall(target) != _DIGIT_RUN.findall(text):
+        return False  # "October 31, 2022" is not "October 31, 2021"
+    short, long_ = (target, text) if len(target) <= len(text) else (text, target)
+    if len(short) >= 12 and long_.startswith(short) and len(short) >= 0.6 * len(long_):
+        return True
+    return len(short) >= 12 and SequenceMatcher(None, target, text).ratio() >= 0.92
+
+
+@dataclass(frozen=True, slots=True)
+class _Target:
+    """What an entry's heading must print, worked out once per entry."""
+
+    norm: str
+    label: tuple[str, str] | None
+    label_only: bool
+    word: str
+
+    @classmethod
+    def of(cls, title: str) -> _Target:
+        style = classify(title)
+        label_only = style is not None and bool(style.label) and not style.rest
+        word = title.split()[0].lower() if label_only else ""
+        return cls(normalize_for_match(title), _label(title), label_only, word)
+
+
+def _find_on_page(
+    entry: TocEntry, lines: list[PdfLine], norms: list[str], start: int = 0, key: _Target | None = None
+) -> tuple[int, int] | None:
+    """Return ``(index, count)`` of the lines on a page that print the entry's title.
+
+    ``norms`` holds each line's normalised text, or ``""`` for a line that
+    cannot be a heading (a table cell, a piece of a row with others); ``key``
+    is the entry's :class:`_Target` when the caller has it.
+    """
+    if key is None:
+        key = _Target.of(entry.title)
+    target, label, label_only, word = key.norm, key.label, key.label_only, key.word
+    head = target[:6]
+    for i in range(start, len(lines)):
+        first = lines[i]
+        first_norm = norms[i]
+        if not first_norm or first.role in ("furniture", "toc") or first.text[:1] in _BULLETS:
+            continue  # not a heading: a table cell, a list item (a contents list set as bullets)
+        if label_only:  # "Part I" in the contents: the heading is "PART I — FINANCIAL INFORMATION"
+            if first.text[: len(word)].lower() == word:
+                line_label = _label(first.text)
+                if line_label is not None and label is not None and _same_label(label, line_label):
+                    return i, 1
+            continue
+        if not (first_norm.startswith(head) or target.startswith(first_norm[:6])):
+            continue
+        line_label = _label(first.text)
+        if label is not None and line_label is not None and not _same_label(label, line_label):
+            continue
+        text = first.text
+        for count in range(1, 4):
+            if count > 1:
+                nxt = lines[i + count - 1] if i + count - 1 < len(lines) else None
+                prev = lines[i + count - 2]
+                if nxt is None or not 0 <= nxt.top - prev.bottom < 1.5 * max(prev.size, 1.0):
+                    break
+                text = _join(text, nxt.text)
+            if _matches(target, normalize_for_match(text)):
+                return i, count
+            if len(normalize_for_match(text)) > len(target) + 5:
+                break
+    return None
+
+
+def _locate(entries: list[TocEntry], pages: list[list[PdfLine]], body: float) -> None:
+    """Find each entry's heading: printed page numbers mapped by the offset most entries share.
+
+    A line set off by its style (bold, larger than the body text, capitals) is
+    preferred: the same words in a list or a sentence come second.
+    """
+    n = len(pages)
+    cache: dict[tuple[int, bool], list[str]] = {}
+
+    def norms(p: int, strict: bool) -> list[str]:
+        if (p, strict) not in cache:
+            rows = Counter(ln.row for ln in pages[p])
+            cache[p, strict] = [
+                normalize_for_match(ln.text)
+                if rows[ln.row] == 1
+                and ln.role != "table"
+                and (not strict or ln.bold or ln.size >= 1.08 * body or _capitals(ln.text))
+                else ""
+                for ln in pages[p]
+            ]
+        return cache[p, strict]
+
+    keys = {id(e): _Target.of(e.title) for e in entries}
+    offsets: Counter[int] = Counter()
+    for e in entries:
+        if e.page is None:
+            continue
+        for delta in range(-2, 40):
+            p = e.page - 1 + delta
+            if 0 <= p < n and _find_on_page(e, pages[p], norms(p, True), key=keys[id(e)]) is not None:
+                offsets[delta] += 1
+                break
+    order = [d for d, _ in offsets.most_common()] or [0]
+    last_page, last_index = -1, -1
+    for k, e in enumerate(entries):
+        tries: list[int] = []
+        if e.page is not None:
+            for d in order[:3]:
+                for extra in (0, -1, 1):
+                    tries.append(e.page - 1 + d + extra)
+        else:  # a group entry: between the last placed entry and the next entry's page
+            nxt = next((o.page for o in entries[k + 1 :] if o.page is not None), None)
+            end = nxt - 1 + order[0] if nxt is not None else n - 1
+            tries = list(range(max(last_page, 0), min(end, n - 1) + 1))
+        for strict in (True, False):
+            found = None
+            for p in dict.fromkeys(tries):
+                if not 0 <= p < n or p < last_page:
+                    continue
+                start = last_index + 1 if p == last_page else 0
+                found = _find_on_page(e, pages[p], norms(p, strict), start, keys[id(e)])
+                if found is not None:
+                    i, count = found
+                    e.heading = pages[p][i : i + count]
+                    e.page_index = p
+                    last_page, last_index = p, i + count - 1
+                    break
+            if found is not None:
+                break
+
+
+def _mark_contents_lists(pages: list[list[PdfLine]], entries: list[TocEntry], skip: set[int]) -> None:
+    """Mark as contents a page that is mostly a list of the entries' titles, without page numbers.
+
+    A document converted from HTML may print the contents twice: with page
+    numbers, and as the web page's own list of links. The list's lines are the
+    entries' titles, not their headings.
+    """
+    titles = {normalize_for_match(e.title) for e in entries}
+    longest = max((len(e.title) for e in entries), default=0) + 8
+    for index, lines in enumerate(pages):
+        if index in skip or len(lines) < 8:
+            continue
+        listed = 0
+        allowed_misses = len(lines) - max(8, 0.6 * len(lines))
+        misses = 0
+        for ln in lines:
+            # a line much longer than every title cannot be one (most body lines: no normalising)
+            if len(ln.text) <= longest and normalize_for_match(ln.text.lstrip(_BULLETS + " ")) in titles:
+                listed += 1
+            else:
+                misses += 1
+                if misses > allowed_misses:
+                    break
+        if listed >= 8 and listed >= 0.6 * len(lines):
+            for ln in lines:
+                if ln.role != "furniture" and normalize_for_match(ln.text) not in CONTENTS_TITLES:
+                    ln.role = "toc"
+
+
+def find_contents(pages: list[list[PdfLine]], body: float) -> Contents | None:
+    """Find the printed table of contents, read its entries and locate their headings.
+
+    The lines of contents pages get ``role = "toc"``. Returns ``None`` when the
+    document has no contents page.
+    """
+    blocks: list[tuple[list[int], list[TocEntry]]] = []
+    title_lines: list[PdfLine] = []
+    in_list = False  # inside a list of figures or tables that follows the contents
+    for index, lines in enumerate(pages):
+        page = _read_page(lines)
+        if page is None:
+            continue
+        parsed, lefts = page
+        page_entries, titles = _entries_of(parsed, lefts)
+        title_lines.extend(titles)
+        continued = bool(blocks) and blocks[-1][0][-1] == index - 1
+        in_list = (in_list and continued) or any(normalize_for_match(ln.text) in _LISTS for ln in titles)
+        if in_list:
+            page_entries = []
+        if continued:
+            blocks[-1][0].append(index)
+            blocks[-1][1].extend(page_entries)
+        else:
+            blocks.append(([index], page_entries))
+    if not blocks:
+        return None
+    found = [index for indexes, _ in blocks for index in indexes]
+    for index in found:
+        for ln in pages[index]:
+            if ln.role != "furniture":
+                ln.role = "toc"
+    for ln in title_lines:
+        ln.role = "body"
+    # the document's contents is its first one; later ones (a cross-reference index, a list of
+    # tables) are only kept out of the headings
+    entries = next((block for _, block in blocks if len(block) >= 4), [])
+    # a group title repeated at the top of the next contents page ("Chapter 3" continued)
+    seen: set[str] = set()
+    unique: list[TocEntry] = []
+    for e in entries:
+        norm = normalize_for_match(e.title)
+        if e.page is None and norm in seen:
+            continue
+        seen.add(norm)
+        unique.append(e)
+    entries = unique
+    if entries:
+        _mark_contents_lists(pages, entries, set(found))
+        _levels(entries)
+        _locate(entries, pages, body)
+    return Contents(found, entries, title_lines)
