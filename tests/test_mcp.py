@@ -169,6 +169,8 @@ def test_read_section_by_title_path_or_suffix(tools: SectionragTools) -> None:
     )
     by_tail = tools.read_section(POLICIES, "Refund Policy > Items That Cannot Be Returned")
     assert by_title == by_path == by_tail
+    # a document is named as list_documents shows it, by its file name or by its path from the root
+    assert tools.outline(f"docs/{POLICIES}") == tools.outline(POLICIES) == tools.outline(f"./docs/{POLICIES}")
     cut = tools.read_section(POLICIES, "Refund Policy", max_chars=100)
     assert cut.truncated and len(cut.text) == 100
 

@@ -29,6 +29,12 @@ def register(sub: Any, common: argparse.ArgumentParser) -> None:
         help=f"embedder of a new collection (default: {DEFAULT_EMBEDDER}); an existing one keeps its own",
     )
     p.add_argument(
+        "--backend",
+        default=None,
+        choices=("torch", "onnx", "onnx-int8", "openvino"),
+        help="embedding runtime (default: the one the collection records; for a new one, the preset's)",
+    )
+    p.add_argument(
         "--no-preload",
         dest="preload",
         action="store_false",
@@ -41,5 +47,12 @@ def run(args: argparse.Namespace) -> int:
     """Serve until the client disconnects."""
     from sectionrag.integrations.mcp import serve
 
-    serve(args.db, args.collection, store=args.store, embedder=args.embedder, preload=args.preload)
+    serve(
+        args.db,
+        args.collection,
+        store=args.store,
+        embedder=args.embedder,
+        backend=args.backend,
+        preload=args.preload,
+    )
     return 0

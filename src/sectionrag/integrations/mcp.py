@@ -122,6 +122,13 @@ class FailedFile(BaseModel):
     error: str
 
 
+class IndexWarning(BaseModel):
+    """A file that did not fail the call but needs a look (a document with no chunk, a skipped link)."""
+
+    source: str
+    message: str
+
+
 class IndexResult(BaseModel):
     """What an index call did."""
 
@@ -129,6 +136,9 @@ class IndexResult(BaseModel):
     updated: list[str] = Field(description="files whose content changed and were indexed again")
     unchanged: int = Field(description="files skipped because nothing changed")
     failed: list[FailedFile] = Field(description="files that could not be read or parsed")
+    warnings: list[IndexWarning] = Field(
+        default_factory=list, description="files indexed with no text to search, entries skipped unread"
+    )
     chunks: int = Field(description="chunks written")
     seconds: float
 
@@ -238,11 +248,14 @@ class SectionragTools:
         return sorted({d.source for d in self.pipeline.store.documents()})
 
     def _match(self, name: str) -> list[str]:
+        """Return the sources ``name`` names: as recorded, by the end of the path, or a path from the root."""
+        from sectionrag.ingest.sources import source_matches_name
+
         indexed = self._sources()
         exact = [s for s in indexed if s == name]
         if exact:
             return exact
-        return [s for s in indexed if PurePath(s).name == name or s.endswith(("/" + name, "\\" + name))]
+        return [s for s in indexed if source_matches_name(s, name, cwd=str(self.root))]
 
     def _one_source(self, name: str) -> str:
         if not isinstance(name, str) or not name.strip():
@@ -257,9 +270,9 @@ class SectionragTools:
 
     def _document(self, source: str) -> Document:
         """Parse the indexed file again (cached), after checking it still holds what was indexed."""
-        from sectionrag.ingest.sources import check_regular, read_file
+        from sectionrag.ingest.sources import check_regular, read_file, source_os_name
 
-        path = Path(source)
+        path = Path(source_os_name(source))
         try:
             state = read_file(path, check_regular(path))
         except OSError as e:
@@ -336,6 +349,7 @@ class SectionragTools:
             updated=report.updated,
             unchanged=len(report.unchanged),
             failed=[FailedFile(source=f.source, error=f.error) for f in report.failed],
+            warnings=[IndexWarning(source=w.source, message=w.message) for w in report.warnings],
             chunks=report.chunks,
             seconds=round(report.seconds.get("total", 0.0), 3),
         )
@@ -518,8 +532,12 @@ def open_pipeline(
     *,
     store: str = DEFAULT_STORE,
     embedder: str | None = None,
+    backend: str | None = None,
 ) -> Pipeline:
     """Open the collection (:meth:`Pipeline.open`), or prepare a new one built with ``embedder``.
+
+    ``backend`` runs the model on that runtime (``torch``, ``onnx``, ``onnx-int8``,
+    ``openvino``) instead of the recorded one (a new collection: the preset's default).
 
     A recorded model that cannot be loaded here does not stop the server: the
     calls that need it (vector and hybrid search, indexing changed files)
@@ -532,10 +550,11 @@ def open_pipeline(
     from sectionrag.embedders import get_embedder
 
     try:
-        return Pipeline.open(db, collection, store=store, embedder=embedder, check=False)
+        return Pipeline.open(db, collection, store=store, embedder=embedder, backend=backend, check=False)
     except CollectionNotFoundError:
+        options = {} if backend is None else {"backend": backend}
         return Pipeline(
-            embedder=get_embedder(embedder or DEFAULT_EMBEDDER),
+            embedder=get_embedder(embedder or DEFAULT_EMBEDDER, **options),
             store=registry.create("store", store, db, collection=collection),
         )
 
@@ -581,6 +600,7 @@ def serve(
     *,
     store: str = DEFAULT_STORE,
     embedder: str | None = None,
+    backend: str | None = None,
     preload: bool = True,
 ) -> None:
     """Serve one collection over stdio until the client closes the connection.
@@ -590,9 +610,10 @@ def serve(
         collection: Collection name.
         store: Registered store name.
         embedder: Embedder of a new collection (an existing one keeps its own).
+        backend: Embedding runtime (default: the collection's; for a new one, the preset's).
         preload: Load the embedding model in the background right away.
     """
-    pipeline = open_pipeline(db, collection, store=store, embedder=embedder)
+    pipeline = open_pipeline(db, collection, store=store, embedder=embedder, backend=backend)
     server = create_server(pipeline)
     if preload:
         threading.Thread(target=_warm_up, args=(pipeline,), name="sectionrag-warm-up", daemon=True).start()
