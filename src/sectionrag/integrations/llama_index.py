@@ -168,7 +168,7 @@ class SectionragNodeParser(NodeParser):
             text = parent.get_content(metadata_mode=MetadataMode.NONE)
             meta = parent.metadata
             source = str(
-                meta.get("file_path") or meta.get("file_name") or meta.get("source") or parent.node_id
+                meta.get("file_path") or meta.get("file_name") or meta.get("source") or "<memory>"
             )
             source_info = parent.as_related_node_info()
             for i, chunk in enumerate(
