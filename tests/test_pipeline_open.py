@@ -206,6 +206,30 @@ def test_cli_text_search_loads_no_model(tmp_path: Path, docs: Path) -> None:
     assert json.loads(out.stdout)["results"][0]["source"].endswith("customer_policies.md")
 
 
+def test_the_sectionrag_program_imports_lancedb_without_pandas(tmp_path: Path, docs: Path) -> None:
+    """The command's own process hides pandas from lancedb's import; pandas works afterwards."""
+    import subprocess
+
+    db = tmp_path / "db"
+    Pipeline(
+        embedder=HashEmbedder(32), store=LanceDBStore(db), chunker=sectionrag.chunker("paragraph")
+    ).ingest([docs])
+    code = (
+        "import runpy, sys\n"
+        f"sys.argv = ['sectionrag', 'search', 'refund', '--db', {str(db)!r}, '--mode', 'text', '--json']\n"
+        "try:\n    runpy.run_module('sectionrag', run_name='__main__')\n"
+        "except SystemExit as e:\n    rc = e.code\n"
+        "hidden = 'pandas' not in sys.modules\n"
+        "import pandas as pd, pyarrow as pa\n"
+        "ok = pa.table(pd.DataFrame({'a': [1, 2]})).num_rows == 2\n"
+        "ok = ok and pa.table({'a': [1]}).to_pandas().shape == (1, 1)\n"
+        "print(rc, hidden, ok, file=sys.stderr)\n"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert out.stderr.strip().splitlines()[-1] == "0 True True"
+    assert json.loads(out.stdout)["results"][0]["source"].endswith("customer_policies.md")
+
+
 @pytest.mark.model
 def test_minilm_collection_reopens_without_naming_the_embedder(
     tmp_path: Path, docs: Path, minilm: Any

@@ -167,9 +167,7 @@ class SectionragNodeParser(NodeParser):
         for parent in nodes:
             text = parent.get_content(metadata_mode=MetadataMode.NONE)
             meta = parent.metadata
-            source = str(
-                meta.get("file_path") or meta.get("file_name") or meta.get("source") or "<memory>"
-            )
+            source = str(meta.get("file_path") or meta.get("file_name") or meta.get("source") or "<memory>")
             source_info = parent.as_related_node_info()
             for i, chunk in enumerate(
                 chunk_text(self.chunker, text, source=source, structure=self.structure)

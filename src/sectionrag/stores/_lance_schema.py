@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING, Any
 from sectionrag.errors import MissingDependencyError
 from sectionrag.stores._common import load_metadata
 from sectionrag.stores._lance_enrich import enrichment_fields
-from sectionrag.stores._lazy_import import DEFERRED_PACKAGES, defer_package_body
+from sectionrag.stores._lazy_import import DEFERRED_PACKAGES, defer_package_body, pandas_hidden
 from sectionrag.types import SearchResult
 
 if TYPE_CHECKING:
@@ -58,7 +58,8 @@ def import_lancedb() -> Any:
         for package in DEFERRED_PACKAGES:
             defer_package_body(package)
     try:
-        import lancedb
+        with pandas_hidden():  # only where the command line asked (see sectionrag.stores._lazy_import)
+            import lancedb
     except ImportError as e:  # pragma: no cover - lancedb is a core dependency
         raise MissingDependencyError(
             'LanceDBStore needs lancedb and pyarrow: pip install "lancedb>=0.20" pyarrow'
