@@ -41,6 +41,7 @@ from sectionrag.defaults import (
     DEFAULT_STRATEGY,
 )
 from sectionrag.errors import ConfigError
+from sectionrag.ingest.executors import Executor, get_executor
 from sectionrag.ingest.report import FailedSource, IngestReport, SourceWarning
 from sectionrag.ingest.runner import run_ingest
 from sectionrag.ingest.sources import discover_files, scan_paths
@@ -199,6 +200,7 @@ class Pipeline:
         lock_timeout: float = 0.0,
         verify: bool = False,
         parse_ahead: bool | None = None,
+        executor: str | Executor | None = None,
     ) -> IngestReport:
         """Parse, chunk, enrich, embed and store ``sources``, incrementally.
 
@@ -235,6 +237,12 @@ class Pipeline:
             parse_ahead: Parse and chunk the next documents in a background thread while
                 embedding. ``None`` (default) turns it on when the embedder runs on an
                 accelerator or at least 4 CPUs exist (on 2 CPUs it slowed CPU embedding).
+                Local executor only.
+            executor: Where the per-source work runs: ``"local"`` (default: this
+                process), ``"ray"`` (parsing and chunking as Ray tasks, embedding in
+                an actor pool; ``sectionrag[ray]``), or an executor object such as
+                :class:`~sectionrag.ingest.ray_executor.RayExecutor` with options. The
+                decisions, records, guards and writes are the same for every executor.
 
         Raises:
             TypeError: an argument of the wrong type (a str for a flag, a number for a path).
@@ -242,6 +250,7 @@ class Pipeline:
                 other settings (without ``rechunk``); a sync deleting every document
                 (without ``allow_empty``).
             IngestError: another ingest holds the collection's lock after ``lock_timeout`` s.
+            MissingDependencyError: ``executor="ray"`` without Ray installed.
             EmbedderMismatchError: the collection was built with another embedder.
             StoreError: the store failed; what was written before stays consistent.
         """
@@ -253,6 +262,7 @@ class Pipeline:
         lock_timeout = min(check_number("lock_timeout", lock_timeout, minimum=0), threading.TIMEOUT_MAX)
         verify = check_bool("verify", verify)
         parse_ahead = check_optional_bool("parse_ahead", parse_ahead)
+        runner = get_executor(executor, parse_ahead=parse_ahead)
         if isinstance(sources, (bytes, bytearray)):
             raise TypeError("sources must be str paths (os.fsdecode() turns bytes into one), not bytes")
         if isinstance(sources, (str, os.PathLike, Document)):
@@ -279,8 +289,8 @@ class Pipeline:
             progress=progress,
             lock_timeout=lock_timeout,
             verify=verify,
-            parse_ahead=parse_ahead,
             scan=scan,
+            executor=runner,
         )
 
     # -- search ----------------------------------------------------------------------
