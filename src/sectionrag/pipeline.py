@@ -41,7 +41,7 @@ from sectionrag.defaults import (
     DEFAULT_STRATEGY,
 )
 from sectionrag.errors import ConfigError
-from sectionrag.ingest.executors import Executor, get_executor
+from sectionrag.ingest.executors import EXECUTORS, Executor, LocalExecutor
 from sectionrag.ingest.report import FailedSource, IngestReport, SourceWarning
 from sectionrag.ingest.runner import run_ingest
 from sectionrag.ingest.sources import discover_files, scan_paths
@@ -318,6 +318,34 @@ class Pipeline:
             weights=weights,
             query_vector=query_vector,
         )
+
+
+def get_executor(executor: str | Executor | None, *, parse_ahead: bool | None = None) -> Executor:
+    """Return the executor ``executor`` names (``"local"``, ``"ray"``), or ``executor`` itself.
+
+    ``None`` is the local executor; ``parse_ahead`` applies to it only.
+
+    Raises:
+        ConfigError: an unknown name, or ``parse_ahead`` given with another executor.
+        TypeError: neither a name nor an :class:`~sectionrag.ingest.executors.Executor`.
+        MissingDependencyError: ``"ray"`` without Ray installed (at the first run).
+    """
+    if executor is None or executor == "local":
+        return LocalExecutor(parse_ahead)
+    if parse_ahead is not None:
+        raise ConfigError("parse_ahead applies to the local executor only")
+    if executor == "ray":
+        from sectionrag.ingest.ray_executor import RayExecutor
+
+        return RayExecutor()
+    if isinstance(executor, str):
+        raise ConfigError(f"unknown executor {executor!r}; choose one of: {', '.join(EXECUTORS)}")
+    if not isinstance(executor, Executor):
+        raise TypeError(
+            f"executor must be 'local', 'ray' or an object with a run(work) method, "
+            f"not {type(executor).__name__}"
+        )
+    return executor
 
 
 def check_query(query: Any, *, mode: str = DEFAULT_SEARCH_MODE, vector_given: bool = False) -> str:

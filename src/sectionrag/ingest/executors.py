@@ -26,11 +26,10 @@ from dataclasses import dataclass
 from typing import Any, Protocol, runtime_checkable
 
 from sectionrag._checks import check_optional_bool
-from sectionrag.errors import ConfigError
 from sectionrag.ingest.prepare import Job, Prepared, Preparer
 from sectionrag.protocols import Embedder, IncrementalStore
 
-__all__ = ["EXECUTORS", "Executor", "LocalExecutor", "Work", "get_executor", "parse_ahead_default"]
+__all__ = ["EXECUTORS", "Executor", "LocalExecutor", "Work", "parse_ahead_default"]
 
 #: documents parsed ahead of the embedder at most
 _QUEUE_DOCS = 32
@@ -161,31 +160,3 @@ def _ahead(work: Work) -> Iterator[Prepared]:
             except queue.Empty:
                 continue
         worker.join()
-
-
-def get_executor(executor: str | Executor | None, *, parse_ahead: bool | None = None) -> Executor:
-    """Return the executor ``executor`` names (``"local"``, ``"ray"``), or ``executor`` itself.
-
-    ``None`` is the local executor. ``parse_ahead`` applies to the local one only.
-
-    Raises:
-        ConfigError: an unknown name, or ``parse_ahead`` given with another executor.
-        TypeError: neither a name nor an :class:`Executor`.
-        MissingDependencyError: ``"ray"`` without Ray installed.
-    """
-    if executor is None or executor == "local":
-        return LocalExecutor(parse_ahead)
-    if parse_ahead is not None:
-        raise ConfigError("parse_ahead applies to the local executor only")
-    if executor == "ray":
-        from sectionrag.ingest.ray_executor import RayExecutor
-
-        return RayExecutor()
-    if isinstance(executor, str):
-        raise ConfigError(f"unknown executor {executor!r}; choose one of: {', '.join(EXECUTORS)}")
-    if not isinstance(executor, Executor):
-        raise TypeError(
-            f"executor must be 'local', 'ray' or an object with a run(work) method, "
-            f"not {type(executor).__name__}"
-        )
-    return executor

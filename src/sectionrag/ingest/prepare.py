@@ -16,6 +16,7 @@ Whatever goes wrong while reading, parsing, chunking or enriching one source
 from __future__ import annotations
 
 import dataclasses
+import hashlib
 import logging
 import time
 from dataclasses import dataclass, field
@@ -39,7 +40,7 @@ if TYPE_CHECKING:
     import numpy as np
     import numpy.typing as npt
 
-__all__ = ["Failed", "Job", "Prepared", "Preparer", "Ready", "Unchanged", "expected_id"]
+__all__ = ["Failed", "Job", "Prepared", "Preparer", "Ready", "Unchanged", "expected_id", "text_key"]
 
 logger = logging.getLogger("sectionrag.ingest")
 
@@ -108,6 +109,11 @@ class Failed:
 
 
 Prepared = Ready | Unchanged | Failed
+
+
+def text_key(text: str) -> str:
+    """Return the embedding-cache key of a text: 32 hex digits of its sha256."""
+    return hashlib.sha256(text.encode("utf-8", "surrogatepass")).hexdigest()[:32]
 
 
 def _reason(e: BaseException) -> str:
@@ -193,6 +199,23 @@ class Preparer:
         if isinstance(parser, AutoParser):  # it picks by the bytes already read: no second read
             return parser.parse(data, name=name)
         return parser.parse(path)
+
+    def settled(self, job: Job) -> Unchanged | None:
+        """Return the source's :class:`Unchanged` event if its size and mtime alone prove it, else ``None``.
+
+        Only a stat: nothing is read. A distributed executor decides these in
+        the driver and sends only the others to its workers.
+        """
+        rec, item = job.record, job.item
+        if rec is None or self.verify or isinstance(item, Document):
+            return None
+        try:
+            st = check_regular(item)
+        except OSError:
+            return None
+        if stat_unchanged(st, rec) and self._skip(job, rec.content_hash):
+            return Unchanged(job.name, empty=rec.chunks == 0)
+        return None
 
     def prepare(self, job: Job) -> Prepared:
         """Decide about one source; parse and chunk it if it must be (re-)indexed.

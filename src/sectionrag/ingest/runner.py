@@ -27,7 +27,6 @@ collection unless ``allow_empty=True``.
 
 from __future__ import annotations
 
-import hashlib
 import logging
 import os
 import time
@@ -45,7 +44,7 @@ from sectionrag.ingest.fingerprint import (
     fingerprint,
     pipeline_config,
 )
-from sectionrag.ingest.prepare import Failed, Job, Preparer, Ready, Unchanged, expected_id
+from sectionrag.ingest.prepare import Failed, Job, Preparer, Ready, Unchanged, expected_id, text_key
 from sectionrag.ingest.report import FailedSource, IngestReport, SourceWarning
 from sectionrag.ingest.sources import (
     ESCAPED_PREFIX,
@@ -70,11 +69,6 @@ logger = logging.getLogger("sectionrag.ingest")
 
 #: finished chunks gathered before they are embedded and written together (one commit)
 _FLUSH_MIN = 512
-
-
-def text_key(text: str) -> str:
-    """Return the embedding-cache key of a text: 32 hex digits of its sha256."""
-    return hashlib.sha256(text.encode("utf-8", "surrogatepass")).hexdigest()[:32]
 
 
 #: what a source with no chunk is reported with
@@ -228,7 +222,7 @@ class _Run:
         )
 
     def preparer(self) -> Preparer:
-        """The preparer of this run; it shares ``owners`` with the run (a remote copy does not)."""
+        """Return this run's preparer; it shares ``owners`` with the run (a remote copy does not)."""
         return Preparer(
             parser=self.stages.parser,
             chunker=self.stages.chunker,
@@ -336,7 +330,7 @@ class _Run:
         return event
 
     def consume(self, executor: Executor, jobs: Sequence[Job]) -> list[SourceRecord]:
-        """Have ``executor`` prepare the jobs and write what they give, in groups; return records to refresh."""
+        """Have ``executor`` prepare the jobs, write what they give in groups; return records to refresh."""
         pending: list[Ready] = []
         pending_chunks = 0
         refresh: list[SourceRecord] = []
