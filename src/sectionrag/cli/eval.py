@@ -12,6 +12,7 @@ from sectionrag.cli._common import (
     emit_json,
     open_store,
     parse_weights,
+    storage_options,
 )
 
 __all__ = ["format_report", "register"]
@@ -95,7 +96,7 @@ def run(args: argparse.Namespace) -> int:
     weights = parse_weights(args.weights)
     check_search_options(args.k, args.mode, args.fusion, weights)
     queries = load_queries(args.queries)
-    store = open_store(args.db, args.collection, args.store)
+    store = open_store(args.db, args.collection, args.store, storage_options(args))
     if store.info() is None:
         raise CollectionNotFoundError(
             f"collection {args.collection!r} does not exist in {args.db}; index documents first "

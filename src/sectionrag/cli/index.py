@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 import sys
 import time
+from pathlib import Path
 from typing import Any
 
 from sectionrag.cli._common import (
@@ -15,6 +16,7 @@ from sectionrag.cli._common import (
     emit_json,
     open_store,
     progress_enabled,
+    storage_options,
 )
 from sectionrag.defaults import DEFAULT_EMBEDDER, DEFAULT_STRATEGY
 
@@ -118,6 +120,32 @@ def register(sub: Any, common: argparse.ArgumentParser) -> None:
         action="store_true",
         help="hash every file, even those whose size and modification time are unchanged",
     )
+    p.add_argument(
+        "--ray",
+        action="store_true",
+        help="distributed ingest on Ray Data: parse and chunk as Ray tasks, embed in an actor pool "
+        "(sectionrag[ray]); files must be readable at the same path on every node",
+    )
+    p.add_argument(
+        "--ray-address",
+        default=None,
+        metavar="ADDR",
+        help="with --ray: the cluster to join (auto, ray://HEAD:10001); default: start a local Ray",
+    )
+    p.add_argument(
+        "--ray-actors",
+        type=int,
+        default=None,
+        metavar="N",
+        help="with --ray: embedding actors (default: one per GPU of the cluster, else 1)",
+    )
+    p.add_argument(
+        "--ray-gpus",
+        type=float,
+        default=None,
+        metavar="G",
+        help="with --ray: GPUs per embedding actor (default: 1 when the cluster has GPUs, else 0)",
+    )
     p.set_defaults(handler=run)
 
 
@@ -136,8 +164,6 @@ def build_enricher(mode: str, args: argparse.Namespace) -> Any:
     Raises:
         ConfigError: unknown mode, or ``llm`` without a URL and model.
     """
-    from pathlib import Path
-
     from sectionrag import registry
     from sectionrag.errors import ConfigError
 
@@ -167,7 +193,7 @@ def build_enricher(mode: str, args: argparse.Namespace) -> Any:
             "--enrich llm needs --llm-url URL and --llm-model NAME (an OpenAI-compatible server: vLLM, "
             "Ollama, llama.cpp, OpenAI) or --anthropic"
         )
-    path = Path(args.db).expanduser() / ENRICH_CACHE
+    path = enrich_cache_path(args.db)
     cache = None if getattr(args, "estimate", False) and not path.exists() else SQLiteCache(path)
     return registry.create(
         "enricher",
@@ -178,6 +204,49 @@ def build_enricher(mode: str, args: argparse.Namespace) -> Any:
         min_tokens=args.enrich_min_tokens,
         embed_summary=embed_summary,
     )
+
+
+def enrich_cache_path(db: str) -> Path:
+    """Return where the LLM enrichment cache of database ``db`` lives.
+
+    In the database's directory; for a database on object storage, in the
+    user's cache directory, one file per database URI.
+    """
+    import hashlib
+    import os
+
+    from sectionrag.stores.lancedb import is_remote
+
+    if not is_remote(db):
+        return Path(db).expanduser() / ENRICH_CACHE
+    base = Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache") / "sectionrag"
+    return base / f"enrichment-{hashlib.sha256(db.encode()).hexdigest()[:16]}.sqlite3"
+
+
+def build_executor(args: argparse.Namespace) -> Any:
+    """Return the executor ``--ray`` asks for (``None``: the local one).
+
+    Raises:
+        ConfigError: a ``--ray-*`` option without ``--ray``.
+    """
+    from sectionrag.errors import ConfigError
+
+    extra = [
+        f
+        for f, v in (
+            ("--ray-address", args.ray_address),
+            ("--ray-actors", args.ray_actors),
+            ("--ray-gpus", args.ray_gpus),
+        )
+        if v is not None
+    ]
+    if not args.ray:
+        if extra:
+            raise ConfigError(f"{', '.join(extra)} needs --ray")
+        return None
+    from sectionrag.ingest.ray_executor import RayExecutor
+
+    return RayExecutor(args.ray_address, embed_actors=args.ray_actors, gpus_per_actor=args.ray_gpus)
 
 
 def estimate(args: argparse.Namespace, pipe: Any) -> int:
@@ -254,13 +323,20 @@ def build_chunker(args: argparse.Namespace, store: Any, embedder: Any) -> Any:
     return registry.create("chunker", DEFAULT_STRATEGY, **params)
 
 
+def store_where(store: Any, db: str) -> str:
+    """Return the database as a message shows it: the store's credential-free form if it has one."""
+    where = getattr(store, "where", None)
+    return where if isinstance(where, str) else db
+
+
 def run(args: argparse.Namespace) -> int:
     """Index the given paths and print a report."""
     from sectionrag.ingest.sources import display_source
     from sectionrag.pipeline import Pipeline
 
     started = time.perf_counter()
-    store = open_store(args.db, args.collection, args.store)
+    executor = build_executor(args)
+    store = open_store(args.db, args.collection, args.store, storage_options(args))
     embedder = embedder_for_store(store, args.embedder)
     pipe = Pipeline(
         parser=build_parser(args),
@@ -282,10 +358,11 @@ def run(args: argparse.Namespace) -> int:
         progress=progress_enabled(),
         lock_timeout=args.wait,
         verify=args.verify,
+        executor=executor,
     )
     summary = (
         f"{report.summary()} in {time.perf_counter() - started:.1f} s "
-        f"({embedder.name} -> {args.db}:{args.collection})"
+        f"({embedder.name} -> {store_where(store, args.db)}:{args.collection})"
     )
     if args.json:
         emit_json(report.to_dict(display_source))

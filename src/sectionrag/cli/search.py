@@ -13,6 +13,7 @@ from sectionrag.cli._common import (
     format_results,
     open_store,
     parse_weights,
+    storage_options,
 )
 
 __all__ = ["register"]
@@ -87,7 +88,7 @@ def run(args: argparse.Namespace) -> int:
     check_int("-k", args.k, minimum=1)
     weights = parse_weights(args.weights)
     check_search_options(args.k, args.mode, args.fusion, weights)
-    store = open_store(args.db, args.collection, args.store)
+    store = open_store(args.db, args.collection, args.store, storage_options(args))
     info = store.info()
     if info is None:
         raise CollectionNotFoundError(
