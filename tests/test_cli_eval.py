@@ -25,7 +25,7 @@ def fake_db(monkeypatch: pytest.MonkeyPatch) -> dict[str, Any]:
         return store
 
     monkeypatch.setattr(eval_cli, "open_store", open_store)
-    monkeypatch.setattr(eval_cli, "embedder_for_store", lambda store, requested: emb)
+    monkeypatch.setattr(eval_cli, "embedder_for_store", lambda store, requested, **_: emb)
     return seen
 
 

@@ -292,7 +292,7 @@ def test_index_takes_a_password(
     tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
 ) -> None:
     emb = HashEmbedder()
-    monkeypatch.setattr("sectionrag.cli.index.embedder_for_store", lambda store, requested: emb)
+    monkeypatch.setattr("sectionrag.cli.index.embedder_for_store", lambda store, requested, **_: emb)
     docs = tmp_path / "docs"
     docs.mkdir()
     shutil.copy(ENCRYPTED, docs / "secret.pdf")

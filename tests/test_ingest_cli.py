@@ -18,7 +18,7 @@ KEYS = {"added", "updated", "unchanged", "deleted", "failed", "warnings", "chunk
 @pytest.fixture(autouse=True)
 def hash_embedder(monkeypatch: pytest.MonkeyPatch) -> HashEmbedder:
     emb = HashEmbedder()
-    monkeypatch.setattr("sectionrag.cli.index.embedder_for_store", lambda store, requested: emb)
+    monkeypatch.setattr("sectionrag.cli.index.embedder_for_store", lambda store, requested, **_: emb)
     return emb
 
 

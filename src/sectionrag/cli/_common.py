@@ -130,11 +130,16 @@ def build_parser(args: Any, **options: Any) -> Any:
     return AutoParser(**options) if name is None else get_parser(name, **options)
 
 
-def resolve_embedder(name: str | None, *, default: str = DEFAULT_EMBEDDER) -> Any:
-    """Return the embedder for a registered name, model id or local path (lazy import)."""
+def resolve_embedder(name: str | None, *, default: str = DEFAULT_EMBEDDER, backend: str | None = None) -> Any:
+    """Return the embedder for a registered name, model id or local path (lazy import).
+
+    ``backend`` (``torch``, ``onnx``, ``onnx-int8``, ``openvino``) wins over a name's ``@backend``.
+    """
     from sectionrag.embedders import get_embedder
 
-    return get_embedder(name or default)
+    if backend is None:
+        return get_embedder(name or default)
+    return get_embedder(name or default, backend=backend)
 
 
 def open_store(
@@ -164,16 +169,19 @@ def parse_weights(text: str | None) -> tuple[float, float] | None:
     return vector, text_weight
 
 
-def embedder_for_store(store: Any, requested: str | None, *, default: str = DEFAULT_EMBEDDER) -> Any:
+def embedder_for_store(
+    store: Any, requested: str | None, *, default: str = DEFAULT_EMBEDDER, backend: str | None = None
+) -> Any:
     """Pick the embedder for a collection: the requested one, else the one it records.
 
-    A collection that already exists remembers its embedder, so a user need not
-    repeat ``--embedder``; a different one is refused later by the store.
+    A collection that already exists remembers its embedder, backend included,
+    so a user need not repeat ``--embedder``; a different one (another model
+    or backend) is refused later by the store when vectors are written.
     """
     info = store.info()
     if requested is None and info is not None:
-        return resolve_embedder(info.embedder)
-    return resolve_embedder(requested, default=default)
+        return resolve_embedder(info.embedder, backend=backend)
+    return resolve_embedder(requested, default=default, backend=backend)
 
 
 def format_results(results: list[Any], *, width: int = 100) -> str:

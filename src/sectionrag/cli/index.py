@@ -35,6 +35,13 @@ def register(sub: Any, common: argparse.ArgumentParser) -> None:
         "a model id or a local path; an existing collection remembers its embedder",
     )
     p.add_argument(
+        "--backend",
+        default=None,
+        choices=("torch", "onnx", "onnx-int8", "openvino"),
+        help="embedding runtime (default: the preset's CPU default on a CPU, torch on a GPU); "
+        "a collection refuses vectors from another backend",
+    )
+    p.add_argument(
         "--strategy",
         default=None,
         help=f"registered chunking strategy (default: the collection's, {DEFAULT_STRATEGY} for a new one)",
@@ -337,7 +344,7 @@ def run(args: argparse.Namespace) -> int:
     started = time.perf_counter()
     executor = build_executor(args)
     store = open_store(args.db, args.collection, args.store, storage_options(args))
-    embedder = embedder_for_store(store, args.embedder)
+    embedder = embedder_for_store(store, args.embedder, backend=args.backend)
     pipe = Pipeline(
         parser=build_parser(args),
         chunker=build_chunker(args, store, embedder),

@@ -33,6 +33,12 @@ def register(sub: Any, common: argparse.ArgumentParser) -> None:
     )
     p.add_argument("--where", default=None, metavar="EXPR", help="raw filter expression (experts)")
     p.add_argument("--embedder", default=None, help=argparse.SUPPRESS)
+    p.add_argument(
+        "--backend",
+        default=None,
+        choices=("torch", "onnx", "onnx-int8", "openvino"),
+        help="embed the query with this runtime (default: the one the collection was indexed with)",
+    )
     p.set_defaults(handler=run)
 
 
@@ -100,7 +106,7 @@ def run(args: argparse.Namespace) -> int:
             f"collection {args.collection!r} in {args.db} is empty; index documents into it with "
             f"`sectionrag index PATH --db {args.db} --collection {args.collection}`"
         )
-    embedder = None if args.mode == "text" else embedder_for_store(store, args.embedder)
+    embedder = None if args.mode == "text" else embedder_for_store(store, args.embedder, backend=args.backend)
     results = search_store(
         store,
         args.query,

@@ -4,7 +4,10 @@ Names accepted by :func:`get_embedder` (and the CLI's ``--embedder``): a
 registered embedder (``bge-m3``, the default; ``minilm``, the packaged
 offline MiniLM; ``static``, a model2vec model distilled from it; or a
 plug-in's, see :func:`sectionrag.register`), any other sentence-transformers
-model id, or a local model directory. Importing this package loads no model
+model id, or a local model directory, each sentence-transformers name
+optionally followed by ``@backend`` (``minilm@onnx-int8``: the form stores
+record). Backends: ``torch``, ``onnx``, ``onnx-int8``, ``openvino`` (see
+:class:`SentenceTransformerEmbedder`). Importing this package loads no model
 and no torch.
 """
 
@@ -26,14 +29,17 @@ def get_embedder(name: str | Embedder = DEFAULT_EMBEDDER, **options: Any) -> Emb
 
     Args:
         name: A registered name (``bge-m3``, ``minilm``, ``static``, a plug-in's),
-            a sentence-transformers model id, a local model directory, or an
-            object implementing the Embedder protocol.
+            a sentence-transformers model id (optionally ``@backend``), a local model
+            directory, or an object implementing the Embedder protocol.
         **options: Passed to the embedder's constructor (for sentence-transformers:
-            ``batch_size``, ``device``, ``normalize``, ``trust_remote_code``, ``show_progress``).
+            ``batch_size``, ``device``, ``normalize``, ``trust_remote_code``, ``show_progress``,
+            ``backend``, ``quantize``, ``threads``, ``cache_dir``).
 
     Raises:
         ConfigError: bad name or options.
-        MissingDependencyError: ``minilm`` without ``pip install "sectionrag[minilm]"``.
+        MissingDependencyError: ``minilm`` without ``pip install "sectionrag[minilm]"``
+            (raised on first use for a backend whose package is missing: ``sectionrag[onnx]``,
+            ``sectionrag[openvino]``).
         ModelNotAvailableError: a local path that does not exist.
     """
     if not isinstance(name, str):

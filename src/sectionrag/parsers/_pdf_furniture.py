@@ -8,7 +8,7 @@ from collections import Counter
 
 from sectionrag.parsers._pdfium import PdfLine
 
-__all__ = ["mark_furniture"]
+__all__ = ["mark_furniture", "mark_line_numbers"]
 
 _PAGE_NUMBER = re.compile(
     r"^(?:page\s+)?[-\u2013\u2014(\[]?\s*(?:\d{1,4}|[ivxlcdm]{1,7})\s*[-\u2013\u2014)\]]?"
@@ -16,14 +16,17 @@ _PAGE_NUMBER = re.compile(
     re.IGNORECASE,
 )
 _DIGITS = re.compile(r"\d+")
+_LINE_NUMBER = re.compile(r"^\d{1,5}$")
+_FOLIO_EDGE = re.compile(r"^\d{1,4}\s+|\s+\d{1,4}$")
 
 
 def mark_furniture(pages_lines: list[list[PdfLine]]) -> None:
     """Mark running headers, footers and page numbers (``role = "furniture"``).
 
     Only lines in the top or bottom band of a page are considered: a page
-    number there, or a line whose text (digits ignored) recurs in the same
-    band on at least three pages (a quarter of the pages for larger text).
+    number there, or a line whose text recurs in the same band on at least
+    three pages (digits ignored in plain text; in larger or bold text only a
+    page number at either end is).
     """
     zone: list[list[tuple[PdfLine, bool]]] = []
     for lines in pages_lines:
@@ -41,9 +44,14 @@ def mark_furniture(pages_lines: list[list[PdfLine]]) -> None:
     body = sizes.most_common(1)[0][0] if sizes else 10
 
     def signature(ln: PdfLine, top: bool) -> str:
-        # heading-like text must repeat exactly; plain text may differ in its numbers
+        # heading-like text must repeat exactly, but for a folio at either end ("2 K. T. Smith",
+        # "Guide for authors 3"); plain text may differ in all its numbers
         plain = round(ln.size) <= body and not ln.bold
-        text = _DIGITS.sub("#", ln.text) if plain else ln.text
+        if plain:
+            text = _DIGITS.sub("#", ln.text)
+        else:
+            bare = _FOLIO_EDGE.sub("", ln.text)
+            text = f"#{bare}" if bare != ln.text and len(bare.split()) >= 2 else ln.text
         return f"{'t' if top else 'b'}|{round(ln.size)}|{' '.join(text.split())}"
 
     counts: Counter[str] = Counter()
@@ -104,9 +112,41 @@ def _is_page_number(ln: PdfLine, body: float) -> bool:
     """Tell a folio (``12``, ``iv``, ``Page 3 of 9``) from a roman-looking letter set as a heading.
 
     A bold or large ``D`` or ``C`` at the top of a page is an index letter or an
-    appendix label, not page "500" or "100".
+    appendix label, not page "500" or "100", and a ``1`` set far larger than the
+    text is a chapter's number.
     """
-    if not _PAGE_NUMBER.match(ln.text):
-        return False
+    if not _PAGE_NUMBER.match(ln.text) or ln.size >= 1.6 * body:
+        return False  # a chapter's number set large over its title is not a folio
     roman_letters = ln.text.strip().isalpha()
     return not (roman_letters and (ln.bold or ln.size >= 1.2 * body))
+
+
+def mark_line_numbers(lines: list[PdfLine]) -> None:
+    """Mark a column of line numbers in a page's margin as furniture.
+
+    Manuscripts and specifications number their lines in the margin (``15``,
+    ``16``, ``17`` beside the text): each number shares its row with a line of
+    text, which would otherwise read as a table row of two cells. A column of
+    five or more bare numbers, counting up mostly one by one down the page
+    and standing wholly left of every line of prose, is such a margin;
+    numbers inside the text block (a table's first column) and a contents
+    page's page numbers (at the right, and jumping) are left alone.
+    """
+    numbers = [ln for ln in lines if _LINE_NUMBER.match(ln.text)]
+    if len(numbers) < 5:
+        return
+    # prose lines, less those that pdfium ran on from a line number ("22 . If you exceed ...")
+    prose = [ln for ln in lines if len(ln.text.split()) >= 5 and not ln.text.split()[0].isdigit()]
+    if not prose:
+        return
+    text_left = min(ln.x0 for ln in prose)
+    margin = sorted((ln for ln in numbers if ln.x1 < text_left), key=lambda ln: ln.top)
+    if len(margin) >= 5:
+        values = [int(ln.text) for ln in margin]
+        steps = [b - a for a, b in itertools.pairwise(values)]
+        # line numbers count up one by one (a contents page's page numbers jump)
+        if sum(1 for d in steps if d > 0) >= 0.8 * len(steps) and sum(
+            1 for d in steps if d == 1
+        ) >= 0.6 * len(steps):
+            for ln in margin:
+                ln.role = "furniture"

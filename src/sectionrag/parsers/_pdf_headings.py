@@ -78,6 +78,26 @@ def _is_label_only(text: str) -> bool:
     return style is not None and style.kind in ("part", "chapter", "appendix", "article") and not style.rest
 
 
+_CONNECTORS = frozenset(
+    {"a", "an", "and", "as", "at", "by", "for", "from", "in", "into", "of", "on", "or", "the", "to"}
+    | {"via", "with", "&", "\u2013", "\u2014", "-"}
+)
+
+
+def _runs_on(text: str) -> bool:
+    """Tell a line that cannot end a title: it breaks after a connecting word or a hyphen."""
+    words = text.split()
+    return bool(words) and (words[-1].lower() in _CONNECTORS or text.endswith(("-", ",")))
+
+
+_LABEL_WORDS = frozenset({"chapter", "part", "appendix", "book", "lecture", "lesson", "unit"})
+
+
+def _is_label_word(text: str) -> bool:
+    """Tell a lone ``CHAPTER`` or ``Part`` set over its number (``ONE``, ``2``) on the next line."""
+    return text.strip().rstrip(".:").lower() in _LABEL_WORDS
+
+
 def find_headings(pages: list[list[PdfLine]], body: float) -> list[Candidate]:
     """Find heading lines on every page (multi-line titles merged)."""
     gaps: list[float] = []
@@ -87,6 +107,7 @@ def find_headings(pages: list[list[PdfLine]], body: float) -> list[Candidate]:
                 gaps.append(b.top - a.top)
     pitch = statistics.median(gaps) if gaps else body * 1.2
     light = _light_heading_styles(pages, body)
+    small = _small_heading_styles(pages, body)
     out: list[Candidate] = []
     for page_index, lines in enumerate(pages):
         text_width = max((ln.x1 for ln in lines), default=0.0) - min((ln.x0 for ln in lines), default=0.0)
@@ -94,9 +115,11 @@ def find_headings(pages: list[list[PdfLine]], body: float) -> list[Candidate]:
         starts = Counter(round(ln.x0 / 2) for ln in lines)
         shared = [2.0 * k - 2.0 for k, n in starts.items() if n >= 3]
         text_left = min(shared) if shared else None
-        toc_lines = sum(1 for ln in lines if is_toc_line(ln.text) or _ends_with_page_ref(ln.text))
+        leadered = [ln for ln in lines if is_toc_line(ln.text)]
+        referenced = sum(1 for ln in lines if _ends_with_page_ref(ln.text) and not is_toc_line(ln.text))
+        toc_lines = len(leadered) + referenced
         toc_page = toc_lines >= 5 and toc_lines >= 0.3 * len(lines)
-        toc_size = max((ln.size for ln in lines if is_toc_line(ln.text)), default=0.0)
+        toc_size = max((ln.size for ln in leadered), default=0.0)
         # on a contents page, an entry whose page number is a separate piece of its row
         numbered_rows = {ln.row for ln in lines if _BARE_PAGE.match(ln.text)} if toc_page else set()
         by_row: dict[int, list[PdfLine]] = {}
@@ -110,7 +133,7 @@ def find_headings(pages: list[list[PdfLine]], body: float) -> list[Candidate]:
             ln = lines[i]
             prev = lines[i - 1] if i > 0 else None
             nxt = lines[i + 1] if i + 1 < len(lines) else None
-            ok = _is_heading_line(ln, prev, nxt, body, pitch, light)
+            ok = _is_heading_line(ln, prev, nxt, body, pitch, light, small)
             if ok and toc_page and (ln.size <= toc_size + 0.5 or _has_page_piece(ln, lines, numbered_rows)):
                 ok = False
             if ok and text_left is not None and ln.x1 < text_left:
@@ -126,14 +149,23 @@ def find_headings(pages: list[list[PdfLine]], body: float) -> list[Candidate]:
                 continue
             group = [ln]
             j = i + 1
-            while j < len(lines) and len(group) < 3:
+            while j < len(lines) and len(group) < 8:
                 nxt = lines[j]
-                same_style = abs(nxt.size - ln.size) < 0.6 and nxt.bold == ln.bold and nxt.italic == ln.italic
-                label_first = len(group) == 1 and (
-                    _is_label_only(group[0].text)
-                    or (_bare_number(group[0].text) is not None and ln.size >= 1.4 * body)
+                last = group[-1]  # a title wrapped under a label line continues in the title's face
+                same_style = (
+                    abs(nxt.size - last.size) < 0.6 and nxt.bold == last.bold and nxt.italic == last.italic
                 )
-                reach = (4.0 if label_first else 1.2) * max(ln.size, body)
+                label_word = _is_label_word(group[0].text)
+                label_first = (
+                    len(group) == 1
+                    and (
+                        _is_label_only(group[0].text)
+                        or label_word
+                        or (_bare_number(group[0].text) is not None and ln.size >= 1.4 * body)
+                    )
+                ) or (len(group) == 2 and label_word and _bare_number(group[1].text) is not None)
+                # a wrapped line follows the line above it at that line's leading
+                reach = 4.0 * max(ln.size, body) if label_first else 1.2 * max(group[-1].size, body)
                 close = 0 <= nxt.top - group[-1].bottom < reach
                 if nxt.role == "table" or not close:
                     break
@@ -142,18 +174,32 @@ def find_headings(pages: list[list[PdfLine]], body: float) -> list[Candidate]:
                 if (
                     label_first
                     and not nxt_numbered
-                    and (nxt.size >= min(ln.size - 0.6, 1.2 * body) or nxt.bold)
+                    and (nxt.size >= min(ln.size - 0.6, 1.2 * body) or nxt.bold or is_all_caps(nxt.text))
+                    and not (len(group) == 1 and label_word and _bare_number(nxt.text) is None)
                 ):
                     group.append(nxt)
                     j += 1
                     continue
                 words = sum(len(g.text.split()) for g in group) + len(nxt.text.split())
-                wrapped = group[-1].x1 - group[-1].x0 >= 0.35 * text_width or ln.size >= 1.3 * body
-                case_change = is_all_caps(group[-1].text) != is_all_caps(nxt.text)  # a run-in caps head
+                wrapped = last.x1 - last.x0 >= 0.35 * text_width or last.size >= 1.3 * body
+                # short lines of one style stacked flush under each other: one heading set line by line
+                stack = (
+                    nxt.font == last.font
+                    and all(len(g.text.split()) <= 5 for g in (*group, nxt))
+                    and abs(nxt.x0 - last.x0) < 2
+                    and 0 <= nxt.top - last.bottom < 0.5 * last.size
+                )
+                if not stack and len(group) >= 3:
+                    break
+                # a run-in capitals head over its text changes case; a title that breaks after "and"
+                # before an acronym ("Classes for IJDC and" / "IDCC") does not end there
+                case_change = is_all_caps(group[-1].text) != is_all_caps(nxt.text) and not _runs_on(
+                    group[-1].text
+                )
                 if (
                     same_style
-                    and wrapped
-                    and words <= 20
+                    and (wrapped or stack)
+                    and (words <= 20 or stack)
                     and not case_change
                     and not _CAPTION.match(nxt.text)
                     and not looks_like_sentence(group[-1].text, max_words=20)
@@ -164,13 +210,22 @@ def find_headings(pages: list[list[PdfLine]], body: float) -> list[Candidate]:
                     j += 1
                     continue
                 break
+            if len(group) == 1 and not any(ch.isalpha() for ch in ln.text) and _bare_number(ln.text):
+                i += 1  # a large number over nothing that reads as a title: a figure, not a chapter
+                continue
             number = _bare_number(group[0].text) if len(group) > 1 else None
-            if number is not None:  # "One" over "Starting off" -> "1 Starting off"
+            word_label = len(group) > 2 and _is_label_word(group[0].text) and _bare_number(group[1].text)
+            if word_label:  # "CHAPTER" over "ONE" over "About this manual" -> "CHAPTER 1 About this manual"
+                rest = " ".join(g.text for g in group[2:])
+                title = normalize_title(f"{group[0].text} {word_label} {rest}")
+            elif number is not None:  # "One" over "Starting off" -> "1 Starting off"
                 title = normalize_title(" ".join([number, *(g.text for g in group[1:])]))
             else:
                 title = normalize_title(" ".join(g.text for g in group))
             order, numbered = numbering_order(title)
-            labelled = len(group) > 1 and (number is not None or _is_label_only(group[0].text))
+            labelled = len(group) > 1 and (
+                number is not None or bool(word_label) or _is_label_only(group[0].text)
+            )
             size = group[-1].size if labelled else max(g.size for g in group)
             out.append(
                 Candidate(
@@ -192,7 +247,9 @@ def find_headings(pages: list[list[PdfLine]], body: float) -> list[Candidate]:
 
 
 _CAPTION = re.compile(
-    r"^(?:Table|Figure|Fig\.|Listing|Algorithm|Exhibit|Chart|Plate)\s+[\dA-Z][\d.\-]*[:.]?\s", re.I
+    r"^(?:Table|Figure|Fig\.|Listing|Algorithm|Exhibit|Chart|Plate|Illustration|Drawing)"
+    r"\s+[\dA-Z][\d.\-]*[:.]?\s",
+    re.I,
 )
 _MONTHS = "january|february|march|april|may|june|july|august|september|october|november|december"
 _DATE = re.compile(
@@ -202,13 +259,17 @@ _DATE = re.compile(
 )
 
 
+_PRIVATE_USE = re.compile("[\ue000-\uf8ff]")
+_NON_WORD = re.compile(r"[^\w\s]")  # no letter, digit, underscore or space: where symbols are
+
+
 def _is_mathy(text: str) -> bool:
     """Tell formula fragments: private-use glyphs, or few letters among symbols."""
-    if any("\ue000" <= ch <= "\uf8ff" for ch in text):
+    if _PRIVATE_USE.search(text):
         return True
-    visible = [ch for ch in text if not ch.isspace()]
-    letters = sum(1 for ch in visible if ch.isalpha())
-    symbols = sum(1 for ch in visible if unicodedata.category(ch) == "Sm")
+    visible = "".join(text.split())
+    letters = sum(map(str.isalpha, visible))
+    symbols = sum(1 for ch in _NON_WORD.findall(visible) if unicodedata.category(ch) == "Sm")
     return symbols >= 2 or letters < 0.5 * len(visible)
 
 
@@ -237,6 +298,7 @@ def _ends_with_page_ref(text: str) -> bool:
 
 
 _CODE_FONT = re.compile(r"courier|mono|consol|typewriter|code|cmtt|lmtt|menlo|inconsolata", re.I)
+_BULLETS = "\u2022\u25e6\u25aa\u25ab\u25a0\u25a1\u25cf\u25cb\u2023\u2043\u2219\u2666\u27a2\uf0b7\uf0a7"
 _QUOTES = "\"'\u201c\u201d\u2018\u2019\u00ab\u00bb\u201e"
 
 _STRONG_PREFIXES = (
@@ -268,6 +330,48 @@ def _light_heading_styles(pages: list[list[PdfLine]], body: float) -> set[tuple[
     return {style for style, n in counts.items() if n >= 3}
 
 
+Style = tuple[float, str, bool, bool]
+
+
+def _style(ln: PdfLine) -> Style:
+    return (round(ln.size * 2) / 2, ln.font, ln.bold, ln.italic)
+
+
+def _small_heading_styles(pages: list[list[PdfLine]], body: float) -> set[Style]:
+    """Bold faces a little smaller than the body that only ever head text: a heading style.
+
+    Some word processors' templates set their lowest headings in a bold sans
+    face smaller than the serif text (``Page Size`` in 10.5 pt Arial Bold
+    over 12 pt Times). A face counts when at least three of its lines, and
+    three quarters of them, stand alone: short, alone in their row, not ending
+    like a sentence, and followed by body-sized text (or by another line of the
+    same face over it).
+    """
+    alone: Counter[Style] = Counter()
+    total: Counter[Style] = Counter()
+    for lines in pages:
+        pieces = Counter(ln.row for ln in lines)
+        for i, ln in enumerate(lines):
+            if not ln.bold or ln.role != "body" or not 0.75 * body <= ln.size < 0.92 * body:
+                continue
+            key = _style(ln)
+            total[key] += 1
+            words = ln.text.split()
+            k = i + 1
+            while k < len(lines) and _style(lines[k]) == key and k - i < 8:
+                k += 1  # a stack of labels over one description
+            heads_text = k < len(lines) and lines[k].size >= 0.92 * body and not lines[k].bold
+            if (
+                heads_text
+                and pieces[ln.row] == 1
+                and 0 < len(words) <= 10
+                and ln.text[-1:] not in ".,;:"
+                and (ln.text[:1].isupper() or ln.text[:1].isdigit())
+            ):
+                alone[key] += 1
+    return {key for key, n in alone.items() if n >= 3 and n >= 0.75 * total[key]}
+
+
 def _is_heading_line(
     ln: PdfLine,
     prev: PdfLine | None,
@@ -275,12 +379,15 @@ def _is_heading_line(
     body: float,
     pitch: float,
     light: set[tuple[float, str]] | None = None,
+    small: set[Style] | None = None,
 ) -> bool:
     text = ln.text
     if ln.role != "body" or len(text) > 150:
         return False
     if _CODE_FONT.search(ln.font) and ln.size < 1.3 * body:
         return False  # a line of code in a typewriter face (".PDF_LINK intro", "-Tpdf/-mom")
+    if text[:1] in _BULLETS:
+        return False  # a list item
     if text[:1] in _QUOTES or (text[:1] in "\u2014\u2013" and not ln.bold):
         return False  # a quotation or its attribution ("\u2014Dwarven saying."), not a title
     tokens = text.split()
@@ -301,9 +408,16 @@ def _is_heading_line(
         return False
     style = classify(text)
     numbered = style is not None and style.kind not in ("caps", "alpha")
-    letters = sum(1 for c in text if c.isalpha())
+    letters = sum(map(str.isalpha, text))
     index_letter = len(text) == 1 and "A" <= text <= "Z" and (ln.bold or ln.size >= 1.12 * body)
-    if letters < 2 and not index_letter and not (numbered and style is not None and style.depth >= 2):
+    # a chapter's number set large over its title ("1" over "INTRODUCTION"); kept only when merged
+    display_number = letters == 0 and _bare_number(text) is not None and ln.size >= 1.4 * body
+    if (
+        letters < 2
+        and not index_letter
+        and not display_number
+        and not (numbered and style is not None and style.depth >= 2)
+    ):
         return False
     rest = style.rest if numbered and style is not None else text
     if numbered and style is not None and rest and not any(ch.isalnum() for ch in rest):
@@ -312,7 +426,9 @@ def _is_heading_line(
         return False
     if _CAPTION.match(text) or _DATE.match(text) or (letters >= 2 and _is_mathy(text)):
         return False
-    if numbered:
+    if numbered and style is not None and style.kind in ("num", "alnum") and len(rest.split()) > 8:
+        check = rest.rstrip("?!:")  # "1. Determine whether any printers use the backends." is a step
+    elif numbered:
         check = rest.rstrip("?!:.")  # "1.1 Changelog:", "2.3 Is it a class?"
     elif rest[-1:] in ("?", "!") and len(words) <= 10:
         check = rest.rstrip("?!")
@@ -332,7 +448,8 @@ def _is_heading_line(
     gap_above = ln.top - prev.bottom if prev is not None else pitch * 3
     gap_below = nxt.top - ln.bottom if nxt is not None else pitch * 3
     line_gap = max(pitch - ln.height, 0.5)
-    spaced = gap_above > line_gap * 1.6 or prev is None or prev.row == ln.row
+    # the first line of a page's right-hand column is set off from the left column's last line
+    spaced = gap_above > line_gap * 1.6 or prev is None or prev.row == ln.row or ln.column_top
     if ratio >= 1.12:
         light_heading = light is not None and (round(ln.size * 2) / 2, ln.font) in light and spaced
         if ratio < 1.3 and not ln.bold and not numbered and not light_heading:
@@ -341,15 +458,23 @@ def _is_heading_line(
         return not (
             nxt is not None and abs(nxt.size - ln.size) < 0.3 and not nxt.bold and gap_below < line_gap
         )
-    if ratio < 0.92 and not (
-        ln.bold and ratio >= 0.8 and (numbered or (style is not None and style.kind == "caps"))
-    ):
+    small_heading = small is not None and _style(ln) in small
+    caps = style is not None and style.kind == "caps"
+    if ratio < 0.92 and not (ln.bold and ratio >= 0.8 and (numbered or small_heading or caps)):
         return False
     if ln.bold:
         bold_paragraph = (
             nxt is not None and nxt.bold and abs(nxt.size - ln.size) < 0.3 and gap_below < line_gap * 1.6
         )
-        if bold_paragraph and (not numbered or len(words) > 10):
+        # a stack of short bold labels over one description ("Cyan Gamma Value", "Red Gamma Value")
+        stacked = (
+            nxt is not None
+            and nxt.row != ln.row
+            and nxt.font == ln.font
+            and len(words) <= 5
+            and len(nxt.text.split()) <= 5
+        )
+        if bold_paragraph and not stacked and (not numbered or len(words) > 10):
             return False  # a bold paragraph, unless this line is numbered and short
         return spaced and (numbered or gap_below > line_gap * 1.3 or len(words) <= 8)
     if ln.italic and ratio >= 0.92 and not is_all_caps(text):

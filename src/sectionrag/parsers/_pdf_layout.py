@@ -96,9 +96,13 @@ def reading_order(lines: list[PdfLine]) -> list[PdfLine]:
         elif x0 >= gutter:
             band_right.append(ln)
         else:  # a table row or a line across both columns closes the band above it
+            if band_left and band_right:
+                band_right[0].column_top = True
             out += band_left + band_right
             band_left, band_right = [], []
             out.append(ln)
+    if band_left and band_right:
+        band_right[0].column_top = True
     out += band_left + band_right
     return out
 

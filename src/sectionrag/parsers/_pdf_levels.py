@@ -7,7 +7,7 @@ import re
 from collections import Counter
 
 from sectionrag.parsers._pdf_headings import ORDER, Candidate, numbering_order
-from sectionrag.parsers._pdf_toc import CONTENTS_TITLES, Contents
+from sectionrag.parsers._pdf_toc import CONTENTS_TITLES, Contents, TocEntry
 from sectionrag.parsers._pdfium import PdfLine
 from sectionrag.parsers._sections import Heading, normalize_title
 from sectionrag.parsers.headings import HeadingStyle, classify, normalize_for_match
@@ -32,13 +32,33 @@ _FRONT_KEEP = frozenset(
 def split_title(candidates: list[Candidate], pages: list[list[PdfLine]], body: float) -> str | None:
     """Take the title block of page 1 (title, authors) out of the headings; return the title.
 
-    The title block is the run of unnumbered page-1 headings before the first
-    body paragraph, the first numbered heading, the first usual front heading
-    (``Abstract``, ``Contents`` ...) and the first heading whose style recurs later.
+    On a cover or title page (no paragraph of text) every heading is the title
+    block. Otherwise the title block is the run of unnumbered page-1 headings
+    before the first body paragraph, the first numbered heading, the first
+    usual front heading (``Abstract``, ``Contents`` ...) and the first heading
+    whose style recurs later (unless short lines such as affiliations follow
+    it, or it is the document's first and largest line and no paragraph
+    follows it). A lone title flush with the text over unnumbered headings
+    stays a heading: it heads the document, as a web page's title does.
     """
     first_index = next((i for i, lines in enumerate(pages) if lines), None)
     if first_index is None or not candidates:
         return None
+    covers = _cover_pages(pages, body, first_index)
+    if covers:
+        # a cover or title page: every line of it set as a heading (title, subtitle, authors,
+        # edition) is the title block, whatever its face
+        cover = [
+            c
+            for c in candidates
+            if c.page in covers and c.toc_level is None and normalize_for_match(c.title) not in _FRONT_KEEP
+        ]
+        if cover:
+            for c in cover:
+                candidates.remove(c)
+                for ln in c.lines:
+                    ln.role = "title"
+            return max(cover, key=lambda c: c.size).title
     first_page = pages[first_index]
     first_body = next(
         (
@@ -52,6 +72,7 @@ def split_title(candidates: list[Candidate], pages: list[list[PdfLine]], body: f
     def style(c: Candidate) -> tuple[float, bool]:
         return (round(c.size * 2) / 2, c.bold)
 
+    largest = max(c.size for c in candidates)
     front: list[Candidate] = []
     for k, c in enumerate(candidates):
         if c.page != first_index or c.index >= first_body or c.numbered:
@@ -59,26 +80,75 @@ def split_title(candidates: list[Candidate], pages: list[list[PdfLine]], body: f
         if normalize_for_match(c.title) in _FRONT_KEEP:
             break
         later = (o for o in candidates[k + 1 :] if o.page > first_index or o.index >= first_body)
-        if any(style(o) == style(c) for o in later):
+        after = c.index + len(c.lines)
+        # a line set like the headings below, but over short lines that are no heading (an
+        # author's name over an affiliation), is still part of the title block
+        over_short = (
+            after < first_body
+            and not any(o.page == first_index and o.index == after for o in candidates)
+            and len(first_page[after].text.split()) < 8
+        )
+        # the document's first and largest heading, over anything but a paragraph (authors, a
+        # date), is its title even when a later heading (a sample in a figure) shares its face
+        leads_prose = after < len(first_page) and len(first_page[after].text.split()) >= 8
+        title_face = k == 0 and c.size >= largest and not leads_prose
+        if any(style(o) == style(c) for o in later) and not over_short and not title_face:
             break
         front.append(c)
     if not front:
         return None
     title = max(front, key=lambda c: c.size)
     # where the text starts: the leftmost line of prose on the page
-    text_left = min(
-        (ln.x0 for ln in first_page if abs(ln.size - body) < 0.6 and len(ln.text.split()) >= 8), default=None
+    prose = [ln for ln in first_page if abs(ln.size - body) < 0.6 and len(ln.text.split()) >= 8]
+    text_left = min((ln.x0 for ln in prose), default=None)
+    text_right = max((ln.x1 for ln in prose), default=None)
+    centred = text_right is not None and all(
+        abs((ln.x0 - text_left) - (text_right - ln.x1)) < 6 for ln in title.lines if text_left is not None
     )
-    if text_left is not None and abs(title.lines[0].x0 - text_left) <= 6 and len(candidates) > len(front):
-        # a title set flush with the text, like the headings under it (a web page or a note
-        # printed to PDF), heads the document, as its outline's root does; a centred title
-        # block (a paper's title and authors) does not
+    # sections numbered from the top ("1 Overview", "Chapter 2") are the document's top level
+    numbered_top = any(c.numbered and c.order <= ORDER["roman"] + 1 for c in candidates)
+    if (
+        text_left is not None
+        and abs(title.lines[0].x0 - text_left) <= 6
+        and len(candidates) > len(front)
+        and len(front) == 1
+        and not centred
+        and not numbered_top
+    ):
+        # a lone title set flush with the text, like the unnumbered headings under it (a web page
+        # or a note printed to PDF), heads the document, as its outline's root does; a centred
+        # title, a title block with authors set as headings, or a title over sections numbered
+        # from 1 (a paper) does not
         front.remove(title)
     for c in front:
         candidates.remove(c)
         for ln in c.lines:
             ln.role = "title"
     return title.title
+
+
+def _has_prose(lines: list[PdfLine], body: float) -> bool:
+    return any(abs(ln.size - body) < 0.6 and len(ln.text.split()) >= 8 for ln in lines)
+
+
+def _cover_pages(pages: list[list[PdfLine]], body: float, first: int) -> set[int]:
+    """Return the leading pages (two at most) that are a cover or a title page.
+
+    Such a page has a few lines and no paragraph of body text (no line of eight
+    words or more at the body size) and is no contents page, and prose follows
+    on a later page.
+    """
+    out: set[int] = set()
+    for index in range(first, min(first + 2, len(pages))):
+        lines = pages[index]
+        if not lines:
+            continue
+        if _has_prose(lines, body) or len(lines) > 30 or any(ln.role == "toc" for ln in lines):
+            break
+        out.add(index)
+    if out and not any(_has_prose(lines, body) for lines in pages[max(out) + 1 :]):
+        return set()
+    return out
 
 
 def _top_number(style: HeadingStyle | None) -> int | None:
@@ -326,6 +396,38 @@ def _below_contents(
     return out
 
 
+def _nest_by_face(located: list[TocEntry]) -> None:
+    """Move an unnumbered entry one level down when its heading is set like the level below.
+
+    A contents may list front matter flat (``Notices``, ``Trademarks``,
+    ``Preface``, ``Authors`` all at the margin) while the pages set
+    ``Trademarks`` in the face of the ``1.1`` sections, not in the face of
+    ``Notices`` and the chapters: it is a section of the entry above it.
+    """
+    faces = [(round(max(ln.size for ln in e.heading) * 2) / 2, e.heading[-1].bold) for e in located]
+    by_level: dict[int, Counter[tuple[float, bool]]] = {}
+    for e, face in zip(located, faces, strict=True):
+        by_level.setdefault(e.level, Counter())[face] += 1
+    parent: TocEntry | None = None
+    for e, face in zip(located, faces, strict=True):
+        own, deeper = by_level[e.level], by_level.get(e.level + 1)
+        style = classify(e.title)
+        numbered = style is not None and style.kind not in ("caps", "alpha")
+        if (
+            not numbered
+            and deeper
+            and parent is not None
+            and parent.level == e.level
+            and own.most_common(1)[0][0] != face
+            and deeper.most_common(1)[0][0] == face
+            and own[face] < 0.5 * sum(own.values())
+        ):
+            e.level += 1
+            continue
+        if own.most_common(1)[0][0] == face:
+            parent = e
+
+
 def apply_contents(
     candidates: list[Candidate], contents: Contents, pages: list[list[PdfLine]]
 ) -> list[Candidate]:
@@ -340,6 +442,7 @@ def apply_contents(
     located = contents.located
     if not located or len(located) < 0.5 * len(contents.entries):
         return candidates
+    _nest_by_face(located)
     owner: dict[int, Candidate] = {id(ln): c for c in candidates for ln in c.lines}
     removed: set[int] = set()
     added: list[Candidate] = []

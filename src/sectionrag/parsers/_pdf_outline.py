@@ -21,6 +21,7 @@ logger = logging.getLogger(__name__)
 def read_outline(pdf: Any) -> list[tuple[int, str, int, float | None]]:
     """Return ``(depth, title, page_index, y_from_top)`` for each bookmark of a pypdfium2 document."""
     out: list[tuple[int, str, int, float | None]] = []
+    heights: dict[int, float] = {}
     try:
         for bookmark in pdf.get_toc(max_depth=12):
             title = normalize_title(clean_text(bookmark.get_title() or ""))
@@ -34,7 +35,9 @@ def read_outline(pdf: Any) -> list[tuple[int, str, int, float | None]]:
             try:
                 _, view = dest.get_view()
                 if len(view) >= 2 and view[1]:
-                    y = float(pdf.get_page_size(index)[1]) - float(view[1])
+                    if index not in heights:
+                        heights[index] = float(pdf.get_page_size(index)[1])
+                    y = heights[index] - float(view[1])
             except Exception:  # pragma: no cover - a view is optional
                 y = None
             out.append((bookmark.level + 1, title, index, y))

@@ -36,6 +36,7 @@ _LEADERED = re.compile(
     re.I,
 )
 _TRAILING_PAGE = re.compile(rf"^(?P<title>.*?\S)\s+(?P<page>{_PAGE})$", re.I)
+_ENDS_IN_PAGE = re.compile(r"(?:^|[^0-9A-Za-z])(?:\d{1,4}|[ivxlc]{1,7})$", re.I)
 _BULLETS = "\u2022\u25e6\u25aa\u25a0\u25cf\u2666\u2013\u2014*>\uf0b7\uf0a7"
 _DIGIT_RUN = re.compile(r"\d+")
 _CAPTION = re.compile(r"^(?:Table|Figure|Fig\.|Listing|Exhibit|Chart|Plate|Example)\s+[\dA-Z]", re.I)
@@ -163,6 +164,10 @@ def _read_page(
 
     ``None`` if the page is not a contents page.
     """
+    # every entry's row ends in a page label set off from what precedes it: fewer than four such
+    # lines and the page cannot be a contents page (most pages end here, before rows are built)
+    if sum(1 for ln in lines if _ENDS_IN_PAGE.search(ln.text[-16:])) < 4:
+        return None
     rows, lefts = _rows(lines)
     if not rows:
         return None
@@ -341,20 +346,36 @@ def _matches(target: str, text: str) -> bool:
     return len(short) >= 12 and SequenceMatcher(None, target, text).ratio() >= 0.92
 
 
+@dataclass(frozen=True, slots=True)
+class _Target:
+    """What an entry's heading must print, worked out once per entry."""
+
+    norm: str
+    label: tuple[str, str] | None
+    label_only: bool
+    word: str
+
+    @classmethod
+    def of(cls, title: str) -> _Target:
+        style = classify(title)
+        label_only = style is not None and bool(style.label) and not style.rest
+        word = title.split()[0].lower() if label_only else ""
+        return cls(normalize_for_match(title), _label(title), label_only, word)
+
+
 def _find_on_page(
-    entry: TocEntry, lines: list[PdfLine], norms: list[str], start: int = 0
+    entry: TocEntry, lines: list[PdfLine], norms: list[str], start: int = 0, key: _Target | None = None
 ) -> tuple[int, int] | None:
     """Return ``(index, count)`` of the lines on a page that print the entry's title.
 
     ``norms`` holds each line's normalised text, or ``""`` for a line that
-    cannot be a heading (a table cell, a piece of a row with others).
+    cannot be a heading (a table cell, a piece of a row with others); ``key``
+    is the entry's :class:`_Target` when the caller has it.
     """
-    target = normalize_for_match(entry.title)
+    if key is None:
+        key = _Target.of(entry.title)
+    target, label, label_only, word = key.norm, key.label, key.label_only, key.word
     head = target[:6]
-    label = _label(entry.title)
-    style = classify(entry.title)
-    label_only = style is not None and bool(style.label) and not style.rest
-    word = entry.title.split()[0].lower() if label_only else ""
     for i in range(start, len(lines)):
         first = lines[i]
         first_norm = norms[i]
@@ -408,13 +429,14 @@ def _locate(entries: list[TocEntry], pages: list[list[PdfLine]], body: float) ->
             ]
         return cache[p, strict]
 
+    keys = {id(e): _Target.of(e.title) for e in entries}
     offsets: Counter[int] = Counter()
     for e in entries:
         if e.page is None:
             continue
         for delta in range(-2, 40):
             p = e.page - 1 + delta
-            if 0 <= p < n and _find_on_page(e, pages[p], norms(p, True)) is not None:
+            if 0 <= p < n and _find_on_page(e, pages[p], norms(p, True), key=keys[id(e)]) is not None:
                 offsets[delta] += 1
                 break
     order = [d for d, _ in offsets.most_common()] or [0]
@@ -434,7 +456,8 @@ def _locate(entries: list[TocEntry], pages: list[list[PdfLine]], body: float) ->
             for p in dict.fromkeys(tries):
                 if not 0 <= p < n or p < last_page:
                     continue
-                found = _find_on_page(e, pages[p], norms(p, strict), last_index + 1 if p == last_page else 0)
+                start = last_index + 1 if p == last_page else 0
+                found = _find_on_page(e, pages[p], norms(p, strict), start, keys[id(e)])
                 if found is not None:
                     i, count = found
                     e.heading = pages[p][i : i + count]
@@ -453,11 +476,22 @@ def _mark_contents_lists(pages: list[list[PdfLine]], entries: list[TocEntry], sk
     entries' titles, not their headings.
     """
     titles = {normalize_for_match(e.title) for e in entries}
+    longest = max((len(e.title) for e in entries), default=0) + 8
     for index, lines in enumerate(pages):
         if index in skip or len(lines) < 8:
             continue
-        listed = [ln for ln in lines if normalize_for_match(ln.text.lstrip(_BULLETS + " ")) in titles]
-        if len(listed) >= 8 and len(listed) >= 0.6 * len(lines):
+        listed = 0
+        allowed_misses = len(lines) - max(8, 0.6 * len(lines))
+        misses = 0
+        for ln in lines:
+            # a line much longer than every title cannot be one (most body lines: no normalising)
+            if len(ln.text) <= longest and normalize_for_match(ln.text.lstrip(_BULLETS + " ")) in titles:
+                listed += 1
+            else:
+                misses += 1
+                if misses > allowed_misses:
+                    break
+        if listed >= 8 and listed >= 0.6 * len(lines):
             for ln in lines:
                 if ln.role != "furniture" and normalize_for_match(ln.text) not in CONTENTS_TITLES:
                     ln.role = "toc"

@@ -40,10 +40,12 @@ class PdfLine:
             capitals keep the size of their capitals).
         bold: At least two of those three characters use a bold face.
         italic: At least two of them use an italic face.
-        font: Name of the first character's font.
+        font: Name of the line's font: that of its middle and last characters when
+            they share one, else that of its first.
         page: 0-based page index.
         row: Index of the visual row on the page (pieces of one row share it).
         role: ``body``, ``furniture`` (header, footer, page number), ``heading`` or ``table``.
+        column_top: The line starts the right-hand column of a two-column band.
     """
 
     text: str
@@ -59,6 +61,7 @@ class PdfLine:
     row: int = 0
     role: str = "body"
     cells: list[str] = field(default_factory=list)
+    column_top: bool = False
 
     @property
     def height(self) -> float:
@@ -73,20 +76,20 @@ class _FontCache:
         self._raw = raw
         self._buf = ctypes.create_string_buffer(256)
         self._flags = ctypes.c_int(0)
-        self.names: dict[str, tuple[str, bool, bool]] = {}
+        self.names: dict[bytes, tuple[str, bool, bool]] = {}
 
     def info(self, textpage: Any, index: int) -> tuple[str, bool, bool]:
         raw = self._raw
         n = raw.FPDFText_GetFontInfo(textpage, index, self._buf, 256, ctypes.byref(self._flags))
-        name = self._buf.raw[: max(n - 1, 0)].decode("latin-1", "replace") if n > 0 else ""
+        key = self._buf.raw[: max(n - 1, 0)] if n > 0 else b""
         flags = self._flags.value
-        weight = raw.FPDFText_GetFontWeight(textpage, index)
-        known = self.names.get(name)
+        known = self.names.get(key)
         if known is None:
-            base = name.split("+", 1)[-1]
-            known = self.names[name] = (base, bool(_BOLD_NAME.search(base)), bool(_ITALIC_NAME.search(base)))
+            base = key.decode("latin-1", "replace").split("+", 1)[-1]
+            known = self.names[key] = (base, bool(_BOLD_NAME.search(base)), bool(_ITALIC_NAME.search(base)))
         base, bold_name, italic_name = known
-        bold = weight >= 600 or bool(flags & (1 << 18)) or bold_name
+        # the weight is asked only when the name and flags leave it open
+        bold = bold_name or bool(flags & (1 << 18)) or raw.FPDFText_GetFontWeight(textpage, index) >= 600
         italic = bool(flags & (1 << 6)) or italic_name
         return base, bold, italic
 
@@ -134,14 +137,15 @@ def extract_page_lines(page: Any, page_index: int, *, gap_em: float = 1.6) -> li
     import pypdfium2.raw as raw
 
     textpage = page.get_textpage()
+    tp = textpage.raw  # the bare handle: the helper object converts itself on every call
     try:
-        count = raw.FPDFText_CountChars(textpage)
+        count = raw.FPDFText_CountChars(tp)
         if count <= 0:
             return []
         height = float(page.get_height())
-        text = _page_text(raw, textpage, count)
+        text = _page_text(raw, tp, count)
         if len(text) != count:
-            text = "".join(chr(raw.FPDFText_GetUnicode(textpage, i) or 0xFFFD) for i in range(count))
+            text = "".join(chr(raw.FPDFText_GetUnicode(tp, i) or 0xFFFD) for i in range(count))
         fonts = _FontCache(raw)
         left, top, right, bottom = (ctypes.c_double() for _ in range(4))
         matrix = raw.FS_MATRIX()
@@ -154,16 +158,16 @@ def extract_page_lines(page: Any, page_index: int, *, gap_em: float = 1.6) -> li
             segment = text[start:end]
             if not segment.strip():
                 continue
-            nrects = raw.FPDFText_CountRects(textpage, start, end - start)
+            nrects = raw.FPDFText_CountRects(tp, start, end - start)
             rects: list[tuple[float, float, float, float]] = []
             for k in range(nrects):
-                if raw.FPDFText_GetRect(textpage, k, left, top, right, bottom):
+                if raw.FPDFText_GetRect(tp, k, left, top, right, bottom):
                     rects.append((left.value, height - top.value, right.value, height - bottom.value))
             if not rects:
                 continue
             first = start + (len(segment) - len(segment.lstrip()))
-            scale = _matrix_scale(raw, textpage, first, matrix)  # one per line: its pieces share it
-            size = (raw.FPDFText_GetFontSize(textpage, first) or 0.0) * scale
+            scale = _matrix_scale(raw, tp, first, matrix)  # one per line: its pieces share it
+            size = (raw.FPDFText_GetFontSize(tp, first) or 0.0) * scale
             # split the line where the gap between runs is wide
             cuts = [start]
             if len(rects) > 1 and size > 0:
@@ -171,7 +175,7 @@ def extract_page_lines(page: Any, page_index: int, *, gap_em: float = 1.6) -> li
                     if rb[0] - ra[2] > gap_em * size and abs(rb[1] - ra[1]) < size:
                         x = rb[0] + min(0.5, (rb[2] - rb[0]) / 2)
                         y = height - (rb[1] + rb[3]) / 2
-                        idx = raw.FPDFText_GetCharIndexAtPos(textpage, x, y, 1.0, 1.0)
+                        idx = raw.FPDFText_GetCharIndexAtPos(tp, x, y, 1.0, 1.0)
                         if cuts[-1] < idx < end:
                             cuts.append(idx)
             cuts.append(end)
@@ -188,7 +192,7 @@ def extract_page_lines(page: Any, page_index: int, *, gap_em: float = 1.6) -> li
                 else:
                     box = []
                     for idx in (i0, i1):
-                        raw.FPDFText_GetCharBox(textpage, idx, left, right, bottom, top)
+                        raw.FPDFText_GetCharBox(tp, idx, left, right, bottom, top)
                         box.append((left.value, height - top.value, right.value, height - bottom.value))
                 x0 = min(r[0] for r in box)
                 x1 = max(r[2] for r in box)
@@ -196,23 +200,26 @@ def extract_page_lines(page: Any, page_index: int, *, gap_em: float = 1.6) -> li
                 y1 = max(r[3] for r in box)
                 # size and weight by the majority of three samples (first, middle, last character):
                 # a large marginal glyph ("NOTE") or a last word in code type does not restyle a line
-                psize = size if a == start else (raw.FPDFText_GetFontSize(textpage, i0) * scale or size)
-                font, bold, italic = fonts.info(textpage, i0)
+                psize = size if a == start else (raw.FPDFText_GetFontSize(tp, i0) * scale or size)
+                head = fonts.info(tp, i0)
+                font, bold, italic = head
                 if i1 > i0:
-                    im = _middle_char(piece, a)
-                    _, bold_mid, italic_mid = fonts.info(textpage, im)
-                    _, bold_last, italic_last = fonts.info(textpage, i1)
-                    sizes = sorted(
-                        (
-                            psize,
-                            raw.FPDFText_GetFontSize(textpage, im) * scale or psize,
-                            raw.FPDFText_GetFontSize(textpage, i1) * scale or psize,
-                        )
-                    )
-                    # faked small capitals ("S" then "TOCK" a size smaller) keep the capitals' size
-                    psize = sizes[2] if is_all_caps(stripped) else sizes[1]
-                    bold = bold + bold_mid + bold_last >= 2
-                    italic = italic + italic_mid + italic_last >= 2
+                    tail = fonts.info(tp, i1)
+                    size_last = raw.FPDFText_GetFontSize(tp, i1) * scale or psize
+                    capitals = is_all_caps(stripped)
+                    # when the first and last characters agree, the middle one cannot outvote them
+                    # (capitals excepted: their size is the largest of the three)
+                    if tail != head or size_last != psize or capitals:
+                        im = _middle_char(piece, a)
+                        font_mid, bold_mid, italic_mid = fonts.info(tp, im)
+                        font_last, bold_last, italic_last = tail
+                        if font_mid == font_last:
+                            font = font_mid  # a line number or a bullet in another face leads the line
+                        sizes = sorted((psize, raw.FPDFText_GetFontSize(tp, im) * scale or psize, size_last))
+                        # faked small capitals ("S" then "TOCK" a size smaller) keep the capitals' size
+                        psize = sizes[2] if capitals else sizes[1]
+                        bold = bold + bold_mid + bold_last >= 2
+                        italic = italic + italic_mid + italic_last >= 2
                 lines.append(
                     PdfLine(
                         text=stripped,

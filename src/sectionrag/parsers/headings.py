@@ -94,6 +94,7 @@ _DATE_REST = re.compile(
     r"(?:jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec)[a-z]*\.?,?\s+\d{2,4}\b", re.IGNORECASE
 )
 _TOC_LEADER = re.compile(r"(?:\.\s?){4,}|(?:_\s?){4,}|(?:\u2026\s?){2,}|(?:\u00b7\s?){4,}")
+_LEADER_MARKS = ("..", ". .", "_", "\u2026", "\u00b7")  # one of them is in every leader
 _TRAILING_PAGE = re.compile(r"\S\s+(?:\d{1,4}|(?=[ivxlc])(?:x{0,3})(?:ix|iv|v?i{0,3}))$")
 
 
@@ -129,12 +130,16 @@ def classify(line: str) -> HeadingStyle | None:
 
 def is_all_caps(line: str) -> bool:
     """Tell whether a line's letters (at least three) are all upper case."""
+    if line.upper() != line:
+        return False  # a lower-case letter (the common case, decided without a Python loop)
     letters = [c for c in line if c.isalpha()]
     return len(letters) >= 3 and all(c.isupper() for c in letters)
 
 
 def is_toc_line(line: str) -> bool:
     """Tell whether a line is a table-of-contents entry (dotted leaders)."""
+    if not any(mark in line for mark in _LEADER_MARKS):
+        return False  # no leader can be there (most lines)
     stripped = line.strip()
     return bool(_TOC_LEADER.search(stripped))
 

@@ -23,7 +23,7 @@ from pathlib import Path
 from typing import Any
 
 from sectionrag.errors import MissingDependencyError, ParseError
-from sectionrag.parsers._pdf_furniture import mark_furniture
+from sectionrag.parsers._pdf_furniture import mark_furniture, mark_line_numbers
 from sectionrag.parsers._pdf_headings import find_headings
 from sectionrag.parsers._pdf_layout import (
     assemble,
@@ -189,6 +189,9 @@ class PdfParser:
                 line.text = clean_text(line.text)
         for index, lines in enumerate(pages_lines):
             assign_rows(lines)
+            if self.remove_headers:
+                mark_line_numbers(lines)
+                lines = [ln for ln in lines if ln.role != "furniture"]
             pages_lines[index] = merge_labels(lines)
         if self.remove_headers:
             mark_furniture(pages_lines)

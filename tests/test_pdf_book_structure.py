@@ -1,0 +1,448 @@
+"""Structure a reader expects from books, papers and statements, on small generated PDFs.
+
+Each test lays out one kind of page that heading detectors get wrong (a cover,
+a two-line chapter opening, a wrapped numbered heading, an epigraph, a
+financial statement, front matter before chapter 1) and checks the section
+tree: which titles are sections, at what level, under which parent.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from _pdfgen import Line, Page, body_lines, write_pdf
+from sectionrag.types import Document
+from test_pdf_headings import Flow, parse, section, titles
+
+
+def tree(doc: Document) -> list[tuple[int, str]]:
+    return [(s.level, s.title) for s in doc.sections]
+
+
+def _cover(f: Flow, *, authors: bool = True) -> None:
+    """A cover page: the title on two lines, a subtitle, authors, a date; no prose."""
+    f.lines.append(Line("Managing Storage", x=150, y=620, size=28, bold=True))
+    f.lines.append(Line("Volumes", x=150, y=586, size=28, bold=True))
+    f.lines.append(Line("A practical guide for administrators", x=150, y=540, size=16))
+    if authors:
+        for k, name in enumerate(("Ada Lovelace", "Charles Babbage", "Grace Hopper")):
+            f.lines.append(Line(name, x=150, y=470 - 20 * k, size=14, bold=True))
+    f.lines.append(Line("Second Edition, March 2021", x=150, y=380, size=12))
+    f.new_page()
+
+
+def test_cover_page_lines_are_the_title_not_sections(tmp_path: Path):
+    f = Flow()
+    _cover(f)
+    f.heading("1 Introduction", 14).para(6).heading("1.1 Audience", 12).para(6)
+    f.heading("2 Volumes", 14).para(6).heading("2.1 Creating a volume", 12).para(6)
+    doc = parse(f.write(tmp_path / "cover.pdf"))
+    assert tree(doc) == [
+        (1, "1 Introduction"),
+        (2, "1.1 Audience"),
+        (1, "2 Volumes"),
+        (2, "2.1 Creating a volume"),
+    ]
+    assert doc.metadata["title"].startswith("Managing Storage")
+
+
+def test_cover_names_set_like_the_headings_are_still_not_sections(tmp_path: Path):
+    # the authors' names use the bold 14 pt face of the chapter headings: still a cover
+    f = Flow()
+    _cover(f)
+    f.heading("Introduction", 14).para(6).heading("Audience", 12).para(6)
+    f.heading("Volumes", 14).para(6).heading("Creating a volume", 12).para(6)
+    doc = parse(f.write(tmp_path / "cover-names.pdf"))
+    assert tree(doc) == [(1, "Introduction"), (2, "Audience"), (1, "Volumes"), (2, "Creating a volume")]
+
+
+def test_chapter_label_above_its_title_is_one_section(tmp_path: Path):
+    f = Flow()
+    for number, (title, subs) in enumerate(
+        (("Getting Started", ["Installing", "First steps"]), ("Configuration", ["Files", "Options"])), start=1
+    ):
+        if number > 1:
+            f.new_page()
+        f.heading(f"Chapter {number}.", 18, before=0).heading(title, 24, before=12).para(6)
+        for k, sub in enumerate(subs, start=1):
+            f.heading(f"{number}.{k} {sub}", 13).para(6)
+    doc = parse(f.write(tmp_path / "chapters.pdf"))
+    assert tree(doc) == [
+        (1, "Chapter 1. Getting Started"),
+        (2, "1.1 Installing"),
+        (2, "1.2 First steps"),
+        (1, "Chapter 2. Configuration"),
+        (2, "2.1 Files"),
+        (2, "2.2 Options"),
+    ]
+    assert section(doc, "Chapter 2. Configuration").page_start == 2
+
+
+def test_chapter_label_over_a_title_wrapped_onto_two_lines_is_one_section(tmp_path: Path):
+    f = Flow().heading("Chapter 1", 18, before=0).heading("Getting Started", 24, before=12).para(6)
+    f.heading("1.1 Installing", 13).para(6).new_page()
+    f.heading("Chapter 2", 18, before=0, bold=False)
+    f.heading("Mathematical Elements, Equations and", 24, before=12)
+    f.heading("Algorithms", 24, before=-6).para(6).heading("2.1 Matrices", 13).para(6)
+    doc = parse(f.write(tmp_path / "wrapped-chapter.pdf"))
+    assert tree(doc) == [
+        (1, "Chapter 1 Getting Started"),
+        (2, "1.1 Installing"),
+        (1, "Chapter 2 Mathematical Elements, Equations and Algorithms"),
+        (2, "2.1 Matrices"),
+    ]
+
+
+def test_title_breaking_before_an_acronym_is_one_title(tmp_path: Path):
+    f = Flow()
+    title = "The widget bundle: Classes for submissions to IJDC and"
+    f.lines.append(Line(title, x=90, y=700, size=16, bold=True))
+    f.lines.append(Line("IDCC", x=280, y=680, size=16, bold=True))
+    f.lines.append(Line("Alex Ball", x=280, y=650, size=11))
+    f.y = 620
+    f.heading("Introduction", 16).para(8).heading("Dependencies", 16).para(8)
+    doc = parse(f.write(tmp_path / "acronym.pdf"))
+    assert tree(doc) == [(1, "Introduction"), (1, "Dependencies")]
+    assert doc.metadata["title"] == "The widget bundle: Classes for submissions to IJDC and IDCC"
+
+
+def test_big_number_above_a_capitals_title_is_one_section(tmp_path: Path):
+    f = Flow()
+    for number, title in ((1, "INTRODUCTION"), (2, "EXAMPLES")):
+        if number > 1:
+            f.new_page()
+        f.heading(str(number), 48, before=0, bold=False, x=480).heading(title, 12, before=30, bold=False)
+        f.para(8).heading(f"{number}.1 A first section", 12).para(6)
+    doc = parse(f.write(tmp_path / "numbers.pdf"))
+    assert tree(doc) == [
+        (1, "1 INTRODUCTION"),
+        (2, "1.1 A first section"),
+        (1, "2 EXAMPLES"),
+        (2, "2.1 A first section"),
+    ]
+
+
+def test_chapter_word_over_a_number_word_over_the_title_is_one_section(tmp_path: Path):
+    # the chapter opening of a Sphinx-built manual: "CHAPTER" over "ONE" over the title
+    f = Flow()
+    for number, (word, title) in enumerate((("ONE", "About this manual"), ("TWO", "The archive")), start=1):
+        if number > 1:
+            f.new_page()
+        f.heading("CHAPTER", 14, before=0, bold=False, x=460).heading(word, 28, before=4, x=460)
+        f.heading(title, 24, before=20).para(6).heading(f"{number}.1 Scope", 14).para(6)
+    doc = parse(f.write(tmp_path / "sphinx.pdf"))
+    assert tree(doc) == [
+        (1, "CHAPTER 1 About this manual"),
+        (2, "1.1 Scope"),
+        (1, "CHAPTER 2 The archive"),
+        (2, "2.1 Scope"),
+    ]
+
+
+def test_numbered_heading_wrapped_onto_two_lines_is_one_section(tmp_path: Path):
+    f = Flow().heading("3 Results", 16).para(6)
+    f.heading("3.1 Effects of the proposed changes on the long-term stability", 13).heading(
+        "of the regional financial system", 13, before=-6, x=96
+    )
+    f.para(6).heading("3.2 Limits", 13).para(6)
+    doc = parse(f.write(tmp_path / "wrapped.pdf"))
+    assert tree(doc) == [
+        (1, "3 Results"),
+        (
+            2,
+            "3.1 Effects of the proposed changes on the long-term stability of the regional financial system",
+        ),
+        (2, "3.2 Limits"),
+    ]
+
+
+def test_epigraph_and_its_attribution_are_not_sections(tmp_path: Path):
+    f = Flow()
+    for number, title in ((1, "Origins"), (2, "Descent")):
+        if number > 1:
+            f.new_page()
+        f.heading(f"{number} {title}", 20, before=0).gap(10)
+        # an epigraph: short italic lines set to the right, the source under them
+        f.line("Ohana means family.", x=330, italic=True)
+        f.line("Family means nobody gets left behind.", x=330, italic=True, after=16)
+        f.line("Lilo and Stitch" if number == 1 else "\u2014Dwarven saying", x=420, italic=True, after=24)
+        f.para(8).heading(f"{number}.1 Early days", 13).para(6)
+    doc = parse(f.write(tmp_path / "epigraph.pdf"))
+    assert tree(doc) == [(1, "1 Origins"), (2, "1.1 Early days"), (1, "2 Descent"), (2, "2.1 Early days")]
+
+
+def test_financial_statement_row_labels_are_not_sections(tmp_path: Path):
+    pages = [Page([Line("PART I \u2014 FINANCIAL INFORMATION", x=200, y=720, size=11, bold=True)])]
+    pages[0].lines.append(Line("Item 1. Financial Statements", y=690, bold=True))
+    pages[0].lines += body_lines(10, 1, 670)[0]
+    statements = {
+        "CONDENSED CONSOLIDATED STATEMENTS OF OPERATIONS": [
+            ("Net sales", False),
+            ("Cost of sales", False),
+            ("Gross margin", True),
+            ("Operating expenses:", True),
+            ("Research and development", False),
+            ("Total operating expenses", True),
+            ("Net income (loss)", True),
+        ],
+        "CONDENSED CONSOLIDATED BALANCE SHEETS": [
+            ("ASSETS:", True),
+            ("Current assets:", True),
+            ("Cash and cash equivalents", False),
+            ("Total current assets", True),
+            ("Total assets", True),
+            ("LIABILITIES AND SHAREHOLDERS\u2019 EQUITY:", True),
+            ("Total liabilities", True),
+        ],
+    }
+    for title, rows in statements.items():
+        page = Page([Line(title, x=150, y=720, bold=True), Line("(In millions)", x=270, y=706)])
+        page.lines += [
+            Line("June 24, 2023", x=380, y=680, bold=True),
+            Line("June 25, 2022", x=470, y=680, bold=True),
+        ]
+        y = 660.0
+        for label, bold in rows:
+            page.lines.append(Line(label, y=y, bold=bold))
+            if not label.endswith(":"):  # a group label stands alone in its row
+                page.lines += [Line("81,797", x=400, y=y, bold=bold), Line("82,959", x=490, y=y, bold=bold)]
+            y -= 13
+        page.lines += body_lines(4, 5, y - 30)[0]
+        pages.append(page)
+    last = Page([Line("Item 2. Management\u2019s Discussion and Analysis", y=720, bold=True)])
+    last.lines += body_lines(12, 7, 700)[0]
+    pages.append(last)
+    for number, page in enumerate(pages, start=1):
+        page.lines.append(Line(str(number), x=300, y=40, size=9))
+    doc = parse(write_pdf(tmp_path / "statements.pdf", pages))
+    assert tree(doc) == [
+        (1, "PART I \u2014 FINANCIAL INFORMATION"),
+        (2, "Item 1. Financial Statements"),
+        (3, "CONDENSED CONSOLIDATED STATEMENTS OF OPERATIONS"),
+        (3, "CONDENSED CONSOLIDATED BALANCE SHEETS"),
+        (2, "Item 2. Management\u2019s Discussion and Analysis"),
+    ]
+
+
+def test_front_matter_before_chapter_one_is_sections_at_chapter_level(tmp_path: Path):
+    f = Flow()
+    _cover(f, authors=False)
+    f.heading("Notices", 20, before=0).para(8).heading("Trademarks", 13).para(5).new_page()
+    f.heading("Preface", 20, before=0).para(8).heading("Authors", 13).para(5)
+    f.heading("Comments welcome", 13).para(4).new_page()
+    for number, title in ((1, "Introduction"), (2, "Planning")):
+        f.heading(f"Chapter {number}.", 18, before=0).heading(title, 20, before=12).para(6)
+        f.heading(f"{number}.1 Scope", 13).para(6).heading(f"{number}.2 Terms", 13).para(6).new_page()
+    f.pages.pop()
+    doc = parse(f.write(tmp_path / "front.pdf"))
+    assert tree(doc) == [
+        (1, "Notices"),
+        (2, "Trademarks"),
+        (1, "Preface"),
+        (2, "Authors"),
+        (2, "Comments welcome"),
+        (1, "Chapter 1. Introduction"),
+        (2, "1.1 Scope"),
+        (2, "1.2 Terms"),
+        (1, "Chapter 2. Planning"),
+        (2, "2.1 Scope"),
+        (2, "2.2 Terms"),
+    ]
+    assert "Managing Storage" not in titles(doc)
+
+
+def test_front_matter_and_printed_contents_before_chapter_one(tmp_path: Path):
+    f = Flow()
+    _cover(f, authors=False)
+    f.heading("Notices", 20, before=0).para(8).new_page()
+    contents = f.pages[-1]
+    f.new_page().heading("Preface", 20, before=0).para(8).new_page()
+    entries = [("Notices", 2), ("Preface", 4)]
+    for number, title in ((1, "Introduction"), (2, "Planning")):
+        f.heading(f"Chapter {number}.", 18, before=0).heading(title, 20, before=12).para(6)
+        f.heading(f"{number}.1 Scope", 13).para(6).new_page()
+        entries += [(f"Chapter {number}. {title}", len(f.pages) - 1), (f"{number}.1 Scope", len(f.pages) - 1)]
+    f.pages.pop()
+    contents.lines.append(Line("Contents", y=720, size=20, bold=True))
+    y = 680.0
+    for title, page in entries:
+        x = 90.0 if title[0].isdigit() else 72.0
+        contents.lines.append(Line(f"{title} " + ". " * 25 + str(page), x=x, y=y))
+        y -= 14
+    doc = parse(f.write(tmp_path / "front-contents.pdf"))
+    assert tree(doc) == [
+        (1, "Notices"),
+        (1, "Contents"),
+        (1, "Preface"),
+        (1, "Chapter 1. Introduction"),
+        (2, "1.1 Scope"),
+        (1, "Chapter 2. Planning"),
+        (2, "2.1 Scope"),
+    ]
+    assert section(doc, "Chapter 1. Introduction").page_start == 5
+
+
+def _paper(tmp_path: Path, *, numbered: bool) -> Document:
+    """A two-column paper: a title on two lines and authors across the top, then columns."""
+    pages = [Page(), Page()]
+    first = pages[0].lines
+    first.append(Line("Journal of Widget Studies, 2022, pp. 1\u20139", x=72, y=770, size=8))
+    first.append(Line("Learning to Sort Widgets with", x=170, y=720, size=18, bold=True))
+    first.append(Line("Very Little Supervision", x=200, y=698, size=18, bold=True))
+    first.append(Line("Ada Lovelace, Charles Babbage and Grace Hopper", x=160, y=670, size=11))
+    first.append(Line("Department of Widgets, University of Somewhere", x=170, y=655, size=9, italic=True))
+    heads = [
+        ("Abstract", 0, None),
+        ("1 Introduction" if numbered else "Introduction", 0, None),
+        ("2 Method" if numbered else "Method", 1, None),
+        ("2.1 Data" if numbered else "Data", 1, "sub"),
+        ("3 Results" if numbered else "Results", 2, None),
+        ("3.1 Accuracy" if numbered else "Accuracy", 3, "sub"),
+        ("4 Conclusion" if numbered else "Conclusion", 3, None),
+    ]
+    y = {0: 620.0, 1: 620.0, 2: 720.0, 3: 720.0}
+    for k, (title, column, kind) in enumerate(heads):
+        page = pages[column // 2]
+        x = 72.0 if column % 2 == 0 else 320.0
+        size = 10.0 if kind == "sub" or title == "Abstract" else 12.0
+        page.lines.append(Line(title, x=x, y=y[column], size=size, bold=True))
+        lines, y[column] = body_lines(9, k + 1, y[column] - 16, x=x, width_words=5)
+        page.lines += lines
+        y[column] -= 14
+    pages[1].lines.append(Line("2", x=300, y=40, size=9))
+    pages[0].lines.append(Line("1", x=300, y=40, size=9))
+    return parse(write_pdf(tmp_path / "paper.pdf", pages))
+
+
+def test_paper_title_and_authors_are_not_sections(tmp_path: Path):
+    doc = _paper(tmp_path, numbered=True)
+    assert tree(doc) == [
+        (1, "Abstract"),
+        (1, "1 Introduction"),
+        (1, "2 Method"),
+        (2, "2.1 Data"),
+        (1, "3 Results"),
+        (2, "3.1 Accuracy"),
+        (1, "4 Conclusion"),
+    ]
+    assert doc.metadata["title"] == "Learning to Sort Widgets with Very Little Supervision"
+
+
+def test_paper_title_flush_in_its_column_over_an_author_set_like_the_headings(tmp_path: Path):
+    # the title block in the left column, flush with the text; the author's name in the bold
+    # body-size face of the section headings, over affiliation lines; text in 8 pt columns
+    def small(lines: list[Line]) -> list[Line]:
+        return [Line(ln.text, x=ln.x, y=ln.y, size=8) for ln in lines]
+
+    page = Page([Line("Estimating the length", x=72, y=720, size=20, bold=True)])
+    page.lines += [Line("of journal manuscripts", x=72, y=698, size=20, bold=True)]
+    page.lines += [Line("Patrick Egan", x=72, y=670, size=8, bold=True)]
+    page.lines += [Line("University of Limerick", x=72, y=660, size=8), Line("Ireland", x=72, y=650, size=8)]
+    y = 620.0
+    for k, title in enumerate(("1 Prerequisites", "2 Introduction", "3 Environments")):
+        page.lines.append(Line(title, x=72, y=y, size=8, bold=True))
+        lines, y = body_lines(8, k, y - 12, width_words=8)
+        page.lines += small(lines)
+        y -= 12
+    page.lines += small(body_lines(40, 9, 720, x=320, width_words=8)[0])
+    doc = parse(write_pdf(tmp_path / "flush.pdf", [page]))
+    assert tree(doc) == [(1, "1 Prerequisites"), (1, "2 Introduction"), (1, "3 Environments")]
+    assert doc.metadata["title"] == "Estimating the length of journal manuscripts"
+
+
+def test_paper_with_unnumbered_headings_keeps_its_title_out(tmp_path: Path):
+    doc = _paper(tmp_path, numbered=False)
+    assert tree(doc) == [
+        (1, "Abstract"),
+        (1, "Introduction"),
+        (1, "Method"),
+        (2, "Data"),
+        (1, "Results"),
+        (2, "Accuracy"),
+        (1, "Conclusion"),
+    ]
+
+
+def test_contents_listing_front_matter_flat_still_nests_a_sub_heading_by_its_face(tmp_path: Path):
+    # the contents sets "Trademarks" at the margin like "Notices", but the page sets it in the face
+    # of the "1.1" sections: it is a section of "Notices", as its bookmarks would have it
+    f = Flow()
+    _cover(f, authors=False)
+    contents = f.pages[-1]
+    f.new_page().heading("Notices", 22, before=0).para(8).heading("Trademarks", 14).para(5).new_page()
+    f.heading("Preface", 22, before=0).para(8).heading("Authors", 14).para(5)
+    f.heading("Comments welcome", 14).para(4).new_page()
+    entries = [("Notices", 3), ("Trademarks", 3), ("Preface", 4), ("Authors", 4), ("Comments welcome", 4)]
+    for number, title in ((1, "Introduction"), (2, "Planning")):
+        f.heading(f"Chapter {number}. {title}", 22, before=0).para(6)
+        f.heading(f"{number}.1 Scope", 14).para(6).heading(f"{number}.2 Terms", 14).para(6).new_page()
+        page = len(f.pages) - 1
+        entries += [(f"Chapter {number}. {title}", page)]
+        entries += [(f"{number}.1 Scope", page), (f"{number}.2 Terms", page)]
+    f.pages.pop()
+    contents.lines.append(Line("Contents", y=720, size=22, bold=True))
+    y = 680.0
+    for title, page in entries:
+        x = 90.0 if title[0].isdigit() else 72.0
+        contents.lines.append(Line(f"{title} " + ". " * 25 + str(page), x=x, y=y))
+        y -= 14
+    doc = parse(f.write(tmp_path / "flat-front.pdf"))
+    assert tree(doc) == [
+        (1, "Contents"),
+        (1, "Notices"),
+        (2, "Trademarks"),
+        (1, "Preface"),
+        (2, "Authors"),
+        (2, "Comments welcome"),
+        (1, "Chapter 1. Introduction"),
+        (2, "1.1 Scope"),
+        (2, "1.2 Terms"),
+        (1, "Chapter 2. Planning"),
+        (2, "2.1 Scope"),
+        (2, "2.2 Terms"),
+    ]
+
+
+def test_running_heads_with_their_folio_are_furniture_not_sections(tmp_path: Path):
+    # a journal's running heads, larger than the text and in italics: the author's name after the
+    # folio on even pages, the short title before it on odd pages
+    f = Flow()
+    for title in ("1 Introduction", "2 Methods", "3 Results", "4 Discussion"):
+        f.heading(title, 12).para(30).para(30)
+    for number, page in enumerate(f.pages, start=1):
+        head = f"{number} K. T. Smith" if number % 2 == 0 else f"A guide for authors {number}"
+        page.lines.append(Line(head, x=72 if number % 2 == 0 else 400, y=770, size=12, italic=True))
+    doc = parse(f.write(tmp_path / "heads.pdf"))
+    assert len(f.pages) >= 6
+    assert tree(doc) == [(1, "1 Introduction"), (1, "2 Methods"), (1, "3 Results"), (1, "4 Discussion")]
+    assert "K. T. Smith" not in doc.text
+
+
+def test_line_numbers_in_the_margin_are_furniture_but_a_tables_numbers_are_not():
+    from sectionrag.parsers._pdf_furniture import mark_line_numbers
+    from sectionrag.parsers._pdfium import PdfLine
+
+    def line(text: str, x0: float, x1: float, top: float) -> PdfLine:
+        return PdfLine(text, x0, x1, top, top + 9, 9.0, False, False, "Times", 0)
+
+    prose = "widgets were sampled across the region"
+    lines = [line(prose, 90, 500, 100 + 12 * k) for k in range(8)]
+    margin = [line(str(20 + k), 40, 46, 100 + 12 * k) for k in range(8)]
+    # a ranked table inside the text block: its first column is numbers too
+    table = [line(str(k), 92, 98, 300 + 12 * k) for k in range(1, 7)]
+    mark_line_numbers(lines + margin + table)
+    assert {ln.role for ln in margin} == {"furniture"}
+    assert {ln.role for ln in table} == {"body"}
+    assert {ln.role for ln in lines} == {"body"}
+
+
+def test_paper_title_flush_left_over_numbered_sections_is_not_their_parent(tmp_path: Path):
+    f = Flow()
+    f.lines.append(Line("Template demonstrating the widget bibstyle", x=72, y=720, size=24))
+    f.lines.append(Line("David Wierichs and Johannes Meyer", x=72, y=690, size=11))
+    f.lines.append(Line("Institute for Theoretical Widgets, University of Cologne", x=72, y=674, size=9))
+    f.y = 640
+    f.heading("1 Overview", 14, bold=False).para(8).heading("2 Articles", 14, bold=False).para(8)
+    f.heading("2.1 Journals", 12, bold=False).para(8).heading("3 Books", 14, bold=False).para(8)
+    doc = parse(f.write(tmp_path / "flush-numbered.pdf"))
+    assert tree(doc) == [(1, "1 Overview"), (1, "2 Articles"), (2, "2.1 Journals"), (1, "3 Books")]
