@@ -32,7 +32,9 @@ pytest.importorskip("obstore", reason='needs pip install "sectionrag[cloud]"')
 SECRET = "testing-secret"  # the secret access key of conftest's S3Server
 
 TEXTS = {
-    "alpha.md": "# Alpha\n\n## Revenue\n\nRevenue grew by ten percent in the year.\n\n## Risks\n\nCurrency risk.\n",
+    "alpha.md": (
+        "# Alpha\n\n## Revenue\n\nRevenue grew by ten percent in the year.\n\n## Risks\n\nCurrency risk.\n"
+    ),
     "beta.md": "# Beta\n\n## Products\n\nThe company sells widgets and gadgets.\n",
     "gamma.txt": "Gamma notes. The board met twice. Dividends were raised.\n",
 }
@@ -122,7 +124,8 @@ def test_secrets_are_never_shown_logged_or_stored(
     assert SECRET not in caplog.text
     # an error names the database, never its options
     broken = LanceDBStore(
-        f"s3://{bucket}-missing/db", storage_options={**s3_server.options, "aws_endpoint": "http://127.0.0.1:9"}
+        f"s3://{bucket}-missing/db",
+        storage_options={**s3_server.options, "aws_endpoint": "http://127.0.0.1:9"},
     )
     with pytest.raises(Exception) as info:
         _pipe(broken).ingest([docs])
@@ -160,10 +163,12 @@ def test_second_writer_is_refused_then_waits(tmp_path: Path, s3_server: Any) -> 
     bucket = s3_server.bucket()
     store = _store(s3_server, bucket)
     other = _store(s3_server, bucket)
-    with store.write_lock():
-        with pytest.raises(IngestError, match=r"another ingest is writing to collection 'default'.*pid"):
-            with other.write_lock():
-                pass
+    with (
+        store.write_lock(),
+        pytest.raises(IngestError, match=r"another ingest is writing to collection 'default'.*pid"),
+        other.write_lock(),
+    ):
+        pass
     started = time.monotonic()
     with other.write_lock(timeout=5):  # released: taken at once, not after the lease's time to live
         assert time.monotonic() - started < 2
@@ -195,14 +200,19 @@ def test_a_killed_writers_lease_is_taken_over(tmp_path: Path, s3_server: Any) ->
     )
     env = {**os.environ, "PYTHONPATH": str(Path(sectionrag.__file__).parent.parent)}
     proc = subprocess.Popen(
-        [sys.executable, "-c", code, json.dumps(s3_server.options)], stdout=subprocess.PIPE, env=env, text=True
+        [sys.executable, "-c", code, json.dumps(s3_server.options)],
+        stdout=subprocess.PIPE,
+        env=env,
+        text=True,
     )
     try:
         assert proc.stdout is not None and proc.stdout.readline().strip() == "held"
         store = _store(s3_server, bucket, lock_ttl=1.0)
-        with pytest.raises(IngestError, match="another ingest"):  # alive and renewing: refused
-            with store.write_lock(timeout=2.5):
-                pass
+        with (
+            pytest.raises(IngestError, match="another ingest"),  # alive and renewing: refused
+            store.write_lock(timeout=2.5),
+        ):
+            pass
         proc.send_signal(signal.SIGKILL)
         proc.wait()
         started = time.monotonic()
@@ -218,7 +228,9 @@ def test_concurrent_ingests_into_one_remote_collection_lose_nothing(tmp_path: Pa
     """Two ingests at once into one collection in a bucket: one waits for the other; both land whole."""
     bucket = s3_server.bucket()
     first = _folder(tmp_path / "first", {f"a{i}.md": f"# A{i}\n\nalpha text number {i}.\n" for i in range(6)})
-    second = _folder(tmp_path / "second", {f"b{i}.md": f"# B{i}\n\nbeta text number {i}.\n" for i in range(6)})
+    second = _folder(
+        tmp_path / "second", {f"b{i}.md": f"# B{i}\n\nbeta text number {i}.\n" for i in range(6)}
+    )
     reports: dict[str, Any] = {}
     errors: list[BaseException] = []
 
