@@ -134,11 +134,12 @@ def main() -> None:
     print(
         f"folder: {args.docs} documents, {pages} pages ({counts['pdf']} PDF pages; Markdown counted at "
         f"{MD_PAGE_CHARS} characters a page); local Ray with {args.cpus} CPUs; model load "
-        f"{load:.1f} s in this process (outside the local run; inside each Ray run, per actor)\n"
+        f"{load:.1f} s in this process (an export on first use included; outside the local run, "
+        "inside each Ray run, once per actor). Stage times are summed over Ray's workers and actors.\n"
     )
     print(
         "| run | docs | pages | chunks | wall (s) | pages/s | chunks/s | vs local "
-        "| read+parse+chunk (s) | embed (s) | re-run (s) |"
+        "| read+parse+chunk (s, summed) | embed (s, summed) | re-run (s) |"
     )
     print("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|")
     for i, run in enumerate(runs):

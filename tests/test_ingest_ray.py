@@ -190,6 +190,28 @@ def test_documents_in_memory_and_options(tmp_path: Path, ray_cluster: str) -> No
         _pipe(store, HashEmbedder()).ingest([doc], executor="dask")
 
 
+def test_plan_gpu_actors_only_for_an_embedder_that_runs_torch() -> None:
+    class Cluster:
+        def __init__(self, gpus: float) -> None:
+            self.gpus = gpus
+
+        def cluster_resources(self) -> dict[str, float]:
+            return {"CPU": 16.0, "GPU": self.gpus}
+
+    class Exported(HashEmbedder):
+        backend = "openvino"
+
+    class Torch(HashEmbedder):
+        backend = "torch"
+
+    assert RayExecutor().plan(Cluster(4), Torch()) == (4, 1.0)  # one actor per GPU
+    assert RayExecutor().plan(Cluster(0), Torch()) == (1, 0.0)
+    assert RayExecutor(embed_actors=3).plan(Cluster(4), Exported()) == (3, 0.0)  # CPU actors
+    assert RayExecutor(gpus_per_actor=0.5).plan(Cluster(2), Torch()) == (4, 0.5)
+    with pytest.raises(ConfigError, match="openvino backend, on CPUs only"):
+        RayExecutor(gpus_per_actor=1).plan(Cluster(4), Exported())
+
+
 def _cli(*args: str) -> list[str]:
     return [sys.executable, "-m", "sectionrag", *args]
 

@@ -65,7 +65,9 @@ class RayExecutor:
             per GPU of the cluster, or 1 on a cluster without GPUs.
         cpus_per_actor: CPUs each embedding actor reserves.
         gpus_per_actor: GPUs each embedding actor reserves. ``None``: 1 when the
-            cluster has GPUs, else 0. The embedder is then moved to ``device``.
+            cluster has GPUs and the embedder runs torch, else 0. The embedder is then
+            moved to ``device``. An embedder running an export (``onnx``,
+            ``openvino``) runs on CPUs: build it with ``backend="torch"`` for GPUs.
         batch_size: Chunk texts per embedding call in an actor (``None``: the
             pipeline's ``batch_size``).
         parse_cpus: CPUs each parsing task reserves.
@@ -128,10 +130,27 @@ class RayExecutor:
                 raise IngestError(f"cannot reach the Ray cluster at {self.address!r}: {e}") from e
         return ray
 
-    def plan(self, ray: Any) -> tuple[int, float]:
-        """Return how many embedding actors to start and the GPUs each reserves."""
+    def plan(self, ray: Any, embedder: Any = None) -> tuple[int, float]:
+        """Return how many embedding actors to start and the GPUs each reserves.
+
+        An embedder running an export (``backend`` ``onnx`` or ``openvino``) runs on
+        CPUs only: its actors reserve no GPU unless asked, and asking is an error.
+
+        Raises:
+            ConfigError: ``gpus_per_actor`` > 0 for an embedder whose backend runs on CPUs only.
+        """
+        backend = getattr(embedder, "backend", None)
+        cpu_only = isinstance(backend, str) and backend != "torch"
+        if cpu_only and self.gpus_per_actor:
+            raise ConfigError(
+                f"the embedder runs the {backend} backend, on CPUs only; GPU actors need "
+                "backend='torch' (--backend torch), or gpus_per_actor=0"
+            )
         gpus_total = float(ray.cluster_resources().get("GPU", 0.0))
-        gpus = self.gpus_per_actor if self.gpus_per_actor is not None else (1.0 if gpus_total >= 1 else 0.0)
+        if self.gpus_per_actor is not None:
+            gpus = self.gpus_per_actor
+        else:
+            gpus = 1.0 if gpus_total >= 1 and not cpu_only else 0.0
         if self.embed_actors is not None:
             actors = self.embed_actors
         elif gpus > 0:
@@ -164,7 +183,7 @@ class RayExecutor:
                 close()
 
     def _dataset(self, ray: Any, work: Work, jobs: list[Job]) -> Any:
-        actors, gpus = self.plan(ray)
+        actors, gpus = self.plan(ray, work.embedder)
         device = self.device if self.device is not None else ("cuda" if gpus > 0 else None)
         dumps: Any = ray.cloudpickle.dumps  # documents hold read-only mappings plain pickle refuses
         rows = [{"seq": i, "job": dumps(job)} for i, job in enumerate(jobs)]
