@@ -20,7 +20,7 @@ def fake_db(monkeypatch: pytest.MonkeyPatch) -> dict[str, Any]:
     store = tiny_index(emb)
     seen: dict[str, Any] = {"store": store, "embedder": emb, "opened": []}
 
-    def open_store(db: str, collection: str, kind: str = "lancedb") -> TinyStore:
+    def open_store(db: str, collection: str, kind: str = "lancedb", options: Any = None) -> TinyStore:
         seen["opened"].append((db, collection))
         return store
 
@@ -122,7 +122,7 @@ def test_missing_collection_is_a_clear_error(
         def info(self) -> None:  # type: ignore[override]
             return None
 
-    monkeypatch.setattr(eval_cli, "open_store", lambda db, collection, kind="lancedb": Empty())
+    monkeypatch.setattr(eval_cli, "open_store", lambda db, collection, kind="lancedb", options=None: Empty())
     code = main(["eval", str(good_queries(tmp_path)), "--db", "nowhere"])
     err = capsys.readouterr().err
     assert code == 1
