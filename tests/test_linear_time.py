@@ -230,7 +230,8 @@ def test_c_level_work_is_linear(label: str) -> None:
 
     small, large = run(n), run(8 * n)
     small()  # warm up imports and caches
-    t_small, t_large = cpu(small), cpu(large)
-    assert t_large <= 12 * max(t_small, 0.002), (
+    # linear work gives about 8x, quadratic 64x; the margin absorbs a loaded machine's noise
+    t_small, t_large = cpu(small, repeat=5), cpu(large, repeat=5)
+    assert t_large <= 20 * max(t_small, 0.005), (
         f"{label}: {t_small:.4f} s -> {t_large:.4f} s for 8x the input"
     )
