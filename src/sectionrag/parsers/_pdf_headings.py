@@ -222,7 +222,8 @@ def find_headings(pages: list[list[PdfLine]], body: float) -> list[Candidate]:
                 title = normalize_title(" ".join([number, *(g.text for g in group[1:])]))
             else:
                 title = normalize_title(" ".join(g.text for g in group))
-            order, numbered = numbering_order(title)
+            small_caps = all(_SMALL_CAPS_FONT.search(g.font) for g in group)  # "a.1 appendix" is "A.1"
+            order, numbered = numbering_order(title.upper() if small_caps else title)
             labelled = len(group) > 1 and (
                 number is not None or bool(word_label) or _is_label_only(group[0].text)
             )
@@ -297,6 +298,7 @@ def _ends_with_page_ref(text: str) -> bool:
     return bool(re.search(r"\S\s+\d{1,4}$", text)) and classify(text) is not None
 
 
+_SMALL_CAPS_FONT = re.compile(r"[-_+,]sc(?:\d|[-_]|$)|smallcap|smcp|cmcsc|romancaps", re.I)
 _CODE_FONT = re.compile(r"courier|mono|consol|typewriter|code|cmtt|lmtt|menlo|inconsolata", re.I)
 _BULLETS = "\u2022\u25e6\u25aa\u25ab\u25a0\u25a1\u25cf\u25cb\u2023\u2043\u2219\u2666\u27a2\uf0b7\uf0a7"
 _QUOTES = "\"'\u201c\u201d\u2018\u2019\u00ab\u00bb\u201e"
@@ -381,7 +383,8 @@ def _is_heading_line(
     light: set[tuple[float, str]] | None = None,
     small: set[Style] | None = None,
 ) -> bool:
-    text = ln.text
+    # a small-capitals face ("TeXPalladioL-SC", "cmcsc10") shows its lower-case letters as capitals
+    text = ln.text.upper() if _SMALL_CAPS_FONT.search(ln.font) else ln.text
     if ln.role != "body" or len(text) > 150:
         return False
     if _CODE_FONT.search(ln.font) and ln.size < 1.3 * body:

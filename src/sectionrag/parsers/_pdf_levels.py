@@ -29,6 +29,24 @@ _FRONT_KEEP = frozenset(
 )
 
 
+# front matter a book or thesis sets before its contents, each a section of its own
+_FRONT_MATTER = frozenset(
+    {
+        "abstract",
+        "dedication",
+        "acknowledgments",
+        "acknowledgements",
+        "acknowledgment",
+        "acknowledgement",
+        "preface",
+        "foreword",
+        "publications",
+        "summary",
+        "executive summary",
+    }
+)
+
+
 def split_title(candidates: list[Candidate], pages: list[list[PdfLine]], body: float) -> str | None:
     """Take the title block of page 1 (title, authors) out of the headings; return the title.
 
@@ -73,12 +91,25 @@ def split_title(candidates: list[Candidate], pages: list[list[PdfLine]], body: f
         return (round(c.size * 2) / 2, c.bold)
 
     largest = max(c.size for c in candidates)
+    # the title: the first page-1 line set in the document's largest heading face before the text;
+    # smaller lines above it (a journal's banner, "PAPER", "Research Article") belong to its block
+    title_k = next(
+        (
+            k
+            for k, c in enumerate(candidates)
+            if c.page == first_index and c.index < first_body and not c.numbered and c.size >= largest
+        ),
+        -1,
+    )
     front: list[Candidate] = []
     for k, c in enumerate(candidates):
         if c.page != first_index or c.index >= first_body or c.numbered:
             break
         if normalize_for_match(c.title) in _FRONT_KEEP:
             break
+        if k < title_k:
+            front.append(c)
+            continue
         later = (o for o in candidates[k + 1 :] if o.page > first_index or o.index >= first_body)
         after = c.index + len(c.lines)
         # a line set like the headings below, but over short lines that are no heading (an
@@ -95,8 +126,16 @@ def split_title(candidates: list[Candidate], pages: list[list[PdfLine]], body: f
         if any(style(o) == style(c) for o in later) and not over_short and not title_face:
             break
         front.append(c)
-    if not front:
+    block = _title_block_faces(candidates, first_page, first_index, body, set(map(id, front)))
+    if not front and not block:
         return None
+    if not front:
+        for c in block:
+            candidates.remove(c)
+            for ln in c.lines:
+                ln.role = "title"
+        return None
+    front.extend(c for c in block if c not in front)
     title = max(front, key=lambda c: c.size)
     # where the text starts: the leftmost line of prose on the page
     prose = [ln for ln in first_page if abs(ln.size - body) < 0.6 and len(ln.text.split()) >= 8]
@@ -125,6 +164,41 @@ def split_title(candidates: list[Candidate], pages: list[list[PdfLine]], body: f
         for ln in c.lines:
             ln.role = "title"
     return title.title
+
+
+def _title_block_faces(
+    candidates: list[Candidate], first_page: list[PdfLine], first_index: int, body: float, taken: set[int]
+) -> list[Candidate]:
+    """Return the page-1 headings above the first paragraph set in faces no later page uses.
+
+    Authors' names and affiliations set side by side in a paper's title block
+    (two or more lines, in faces seen nowhere else in the document) are no
+    sections, even when the columns put one of them after the first heading in
+    reading order.
+    """
+    prose_top = min(
+        (ln.top for ln in first_page if abs(ln.size - body) < 0.6 and len(ln.text.split()) >= 8),
+        default=None,
+    )
+    if prose_top is None or not any(c.page != first_index for c in candidates):
+        return []
+
+    def face(c: Candidate) -> tuple[float, bool]:
+        return (round(c.size * 2) / 2, c.bold)
+
+    later = {face(c) for c in candidates if c.page != first_index}
+    block = [
+        c
+        for c in candidates
+        if c.page == first_index
+        and id(c) not in taken
+        and not c.numbered
+        and c.toc_level is None
+        and c.lines[0].top < prose_top
+        and face(c) not in later
+        and normalize_for_match(c.title) not in _FRONT_KEEP
+    ]
+    return block if len(block) >= 2 else []
 
 
 def _has_prose(lines: list[PdfLine], body: float) -> bool:
@@ -232,19 +306,28 @@ def _in_sequence(candidates: list[Candidate]) -> list[Candidate]:
         around[i] = (before, after)
     out: list[Candidate] = []
     seen: set[tuple[str, str]] = set()
+    tops_seen: set[int] = set()
     top: int | None = None
     for i, c in enumerate(candidates):
         number = numbers[i]
-        if number is None and top is not None and not c.numbered:
+        if number is None and not c.numbered:
             m = _TRAILING_NUMBER.match(c.title)
-            if m and int(m.group("number")) == top + 1 == _next_number(numbers, numbered_positions, i):
+            expected = top + 1 if top is not None else 1  # the first chapter is chapter 1
+            if m and int(m.group("number")) == expected == _next_number(numbers, numbered_positions, i):
                 c.title = f"{m.group('number')} {m.group('title')}"
                 c.order, c.numbered = numbering_order(c.title)
                 styles[i] = classify(c.title)
-                number = top + 1
+                number = expected
         elif number is not None and top is not None and number not in (top, top + 1) and c.toc_level is None:
             before, after = around[i]
-            confirmed = after == number or (deep[i] and before == number)
+            # the columns may put "7" before "6": the number after the highest one seen is in sequence,
+            # and so is a jump ahead that the next numbered heading continues ("8" then "9")
+            confirmed = (
+                after == number
+                or (deep[i] and before == number)
+                or number == max(tops_seen) + 1
+                or (number > top and after == number + 1)
+            )
             if not confirmed:
                 continue
         style = styles[i]
@@ -255,6 +338,7 @@ def _in_sequence(candidates: list[Candidate]) -> list[Candidate]:
             seen.add(key)
         if number is not None:
             top = number
+            tops_seen.add(number)
         out.append(c)
     return out
 
@@ -331,6 +415,19 @@ def rank_headings(candidates: list[Candidate], line_offsets: dict[int, int]) -> 
         for i in range(tops[0] + 1, tops[-1]):
             if not candidates[i].numbered and keys[i][0] < top_order:
                 keys[i] = (top_order + 0.5, keys[i][1])
+    # a front heading in a face of its own ("Abstract" in bold over sections in a lighter face)
+    # stands beside the top-level sections, not above them
+    style_counts = Counter(style_key(c) for c in candidates)
+    for i, c in enumerate(candidates):
+        others = [k for j, k in enumerate(keys) if j != i]
+        if (
+            others
+            and not c.numbered
+            and normalize_for_match(c.title) in _FRONT_KEEP
+            and style_counts[style_key(c)] == 1
+            and keys[i] < min(others)
+        ):
+            keys[i] = min(others)
     # merge styles that numbering says are the same level (a numbered "2.1" in two sizes)
     ranked = sorted(set(keys))
     rank_of = {k: i + 1 for i, k in enumerate(ranked)}
@@ -371,6 +468,23 @@ def _below_contents(
     def outside(i: int, level: int) -> bool:
         return i < run[level][0] or i > run[level][1]
 
+    # a numbered heading the contents leaves out takes its level from the numbering orders the
+    # contents lists: one level per order between it and the nearest listed one (a level 0 or
+    # below, a "Part I" over chapters listed at the margin, still nests as a rank)
+    above: dict[int, int] = {}
+    known = {order: levels.most_common(1)[0][0] for order, levels in toc_orders.items()}
+    present = sorted({c.order for c in candidates if c.numbered})
+    for order in present:
+        if order in known:
+            continue
+        deeper = [o for o in known if o > order]
+        if deeper:
+            # "1 Introduction" over the listed "1.1 Organization": one level per numbering order between
+            nearest = min(deeper)
+            above[order] = known[nearest] - sum(1 for o in present if order <= o < nearest)
+        elif known:
+            nearest = max(known)  # "2.2.1.1" under the listed "2.2.1"
+            above[order] = known[nearest] + sum(1 for o in present if nearest < o <= order)
     rest = sorted({r for c, r in zip(candidates, ranks, strict=True) if c.toc_level is None})
     dense = {r: depth + i + 1 for i, r in enumerate(rest)}
     first_entry = next(i for i, c in enumerate(candidates) if c.toc_level is not None)
@@ -385,6 +499,8 @@ def _below_contents(
             out.append(0)  # the document's title over its first contents entry
         elif c.numbered and c.order in toc_orders:
             out.append(toc_orders[c.order].most_common(1)[0][0])
+        elif c.numbered and c.order in above:
+            out.append(above[c.order])
         elif (
             s in toc_styles
             and sum(toc_styles[s].values()) >= 2
@@ -435,7 +551,8 @@ def apply_contents(
 
     Used when at least half of the entries were found on their pages. Headings
     on pages before the first contents page (a cover, a title page) are
-    dropped, except a contents entry found there; so are the contents pages'
+    dropped, except a contents entry found there and the usual front matter
+    (``Abstract``, ``Dedication``, ``Acknowledgments``, ``Preface`` ...); so are the contents pages'
     own lines, except their title (``Contents``). Returns the new candidates
     in page order.
     """
@@ -479,7 +596,7 @@ def apply_contents(
         if id(c) in removed:
             continue
         if c.toc_level is None:
-            if c.page < first_contents:
+            if c.page < first_contents and normalize_for_match(c.title) not in _FRONT_MATTER:
                 continue
             if c.page in keep_pages and normalize_for_match(c.title) not in CONTENTS_TITLES:
                 continue
