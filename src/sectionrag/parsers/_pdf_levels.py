@@ -471,25 +471,32 @@ def _below_contents(
     # a numbered heading the contents leaves out takes its level from the numbering orders the
     # contents lists: one level per order between it and the nearest listed one (a level 0 or
     # below, a "Part I" over chapters listed at the margin, still nests as a rank)
-    above: dict[int, int] = {}
+    above: dict[int, float] = {}
     known = {order: levels.most_common(1)[0][0] for order, levels in toc_orders.items()}
     present = sorted({c.order for c in candidates if c.numbered})
     for order in present:
         if order in known:
             continue
         deeper = [o for o in known if o > order]
+        shallower = [o for o in known if o < order]
         if deeper:
             # "1 Introduction" over the listed "1.1 Organization": one level per numbering order between
             nearest = min(deeper)
-            above[order] = known[nearest] - sum(1 for o in present if order <= o < nearest)
-        elif known:
-            nearest = max(known)  # "2.2.1.1" under the listed "2.2.1"
+            between = [o for o in present if o not in known and (not shallower or o > max(shallower)) and o < nearest]
+            level = known[nearest] - (len(between) - between.index(order))
+            if shallower and level <= known[max(shallower)]:
+                # no room between a listed "Part I" and the listed "1.1": in between, as a rank
+                low = known[max(shallower)]
+                level = low + (known[nearest] - low) * (between.index(order) + 1) / (len(between) + 1)
+            above[order] = level
+        elif shallower:
+            nearest = max(shallower)  # "2.2.1.1" under the listed "2.2.1"
             above[order] = known[nearest] + sum(1 for o in present if nearest < o <= order)
     rest = sorted({r for c, r in zip(candidates, ranks, strict=True) if c.toc_level is None})
     dense = {r: depth + i + 1 for i, r in enumerate(rest)}
     first_entry = next(i for i, c in enumerate(candidates) if c.toc_level is not None)
     top_rank = min(r for c, r in zip(candidates, ranks, strict=True) if c.toc_level is not None)
-    out: list[int] = []
+    out: list[float] = []
     for i, (c, s, r) in enumerate(zip(candidates, styles, ranks, strict=True)):
         if c.toc_level is not None:
             out.append(c.toc_level)
@@ -509,7 +516,8 @@ def _below_contents(
             out.append(toc_styles[s].most_common(1)[0][0])
         else:
             out.append(dense[r])
-    return out
+    dense_rank = {v: k + 1 for k, v in enumerate(sorted(set(out)))}
+    return [dense_rank[v] for v in out]
 
 
 def _nest_by_face(located: list[TocEntry]) -> None:
