@@ -31,8 +31,8 @@ import argparse
 import json
 import os
 import statistics
-from collections import Counter
 import sys
+from collections import Counter
 from dataclasses import asdict, dataclass
 from difflib import SequenceMatcher
 from pathlib import Path
@@ -303,7 +303,8 @@ def main(argv: list[str] | None = None) -> int:
         return 0
     print(
         "| file | set | truth | pages | entries | found | matched | precision | recall | F1 "
-        "| found (depth) | precision (depth) | recall (depth) | F1 (depth) | level agreement | level (one shift) |"
+        "| found (depth) | precision (depth) | recall (depth) | F1 (depth) | level agreement "
+        "| level (one shift) |"
     )
     print("|---|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|")
     for r in rows:

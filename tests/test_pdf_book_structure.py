@@ -450,7 +450,9 @@ def test_paper_title_flush_left_over_numbered_sections_is_not_their_parent(tmp_p
 
 def _spaced(text: str, x: float, y: float, size: float, *, letter: int = -400, word: int = -1200) -> bytes:
     """Content-stream bytes that set ``text`` letter-spaced, each glyph placed apart as TeX does."""
-    words = [b" ".join(b"(%s)" % ch.encode() for ch in w).replace(b") (", b") %d (" % letter) for w in text.split()]
+    words = [
+        b" ".join(b"(%s)" % ch.encode() for ch in w).replace(b") (", b") %d (" % letter) for w in text.split()
+    ]
     return b"BT /F1 %.2f Tf %.2f %.2f Td [%s] TJ ET" % (size, x, y, (b" %d " % word).join(words))
 
 

@@ -482,8 +482,10 @@ def _below_contents(
         if deeper:
             # "1 Introduction" over the listed "1.1 Organization": one level per numbering order between
             nearest = min(deeper)
-            between = [o for o in present if o not in known and (not shallower or o > max(shallower)) and o < nearest]
-            level = known[nearest] - (len(between) - between.index(order))
+            between = [
+                o for o in present if o not in known and (not shallower or o > max(shallower)) and o < nearest
+            ]
+            level: float = known[nearest] - (len(between) - between.index(order))
             if shallower and level <= known[max(shallower)]:
                 # no room between a listed "Part I" and the listed "1.1": in between, as a rank
                 low = known[max(shallower)]
