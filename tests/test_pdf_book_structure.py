@@ -598,3 +598,78 @@ def test_authors_and_affiliations_side_by_side_are_the_title_block(tmp_path: Pat
     second.extend(lines)
     doc = parse(write_pdf(tmp_path / "authors.pdf", pages))
     assert tree(doc) == [(1, "ABSTRACT"), (1, "1. INTRODUCTION"), (1, "2. METHOD"), (2, "2.1. Data")]
+
+
+def test_chapter_number_set_large_in_the_margin_beside_its_title(tmp_path: Path):
+    # the number is read after the title (it stands to the right): still "2 EXAMPLES"
+    f = Flow()
+    for number, title in ((1, "GETTING STARTED"), (2, "EXAMPLES")):
+        if number > 1:
+            f.new_page()
+        f.lines.append(Line(str(number), x=480, y=680, size=60))
+        f.lines.append(Line(title, x=72, y=680, size=14, bold=True))
+        f.y = 650
+        f.para(6).heading(f"{number}.1 First part", 12).para(6).heading(f"{number}.2 Second part", 12).para(6)
+    doc = parse(f.write(tmp_path / "side-number.pdf"))
+    assert [t for _, t in tree(doc)][:4] == [
+        "1 GETTING STARTED",
+        "1.1 First part",
+        "1.2 Second part",
+        "2 EXAMPLES",
+    ]
+    assert section(doc, "2.1 First part").level == section(doc, "2 EXAMPLES").level + 1
+
+
+def test_front_matter_set_like_the_chapters_before_the_contents_is_kept(tmp_path: Path):
+    # a title page, then an abstract in another language set like the chapter headings, then the
+    # printed contents: the abstract is a section, the title page's lines are not
+    f = Flow()
+    f.heading("A Thesis About Widgets", 24, before=0).line("Ada Lovelace", size=14).new_page()
+    f.heading("ZUSAMMENFASSUNG", 16, before=0).para(8).new_page()
+    contents = f.pages[-1]
+    f.new_page()
+    entries = []
+    for number, title in ((1, "Introduction"), (2, "Method")):
+        f.heading(f"{number} {title.upper()}", 16, before=0).para(6)
+        entries.append((f"{number} {title}", len(f.pages)))
+        f.heading(f"{number}.1 Scope", 12).para(6).new_page()
+        entries.append((f"{number}.1 Scope", len(f.pages) - 1))
+    f.pages.pop()
+    f.heading("BIBLIOGRAPHY", 16, before=0).para(6)
+    entries.append(("Bibliography", len(f.pages)))
+    contents.lines.append(Line("Contents", y=720, size=16, bold=True))
+    y = 680.0
+    for title, page in entries:
+        contents.lines.append(
+            Line(f"{title} " + ". " * 25 + str(page), x=90.0 if "." in title else 72.0, y=y)
+        )
+        y -= 14
+    doc = parse(f.write(tmp_path / "front-face.pdf"))
+    titles_found = [t for _, t in tree(doc)]
+    assert titles_found[0] == "ZUSAMMENFASSUNG"
+    assert "A Thesis About Widgets" not in titles_found and "Ada Lovelace" not in titles_found
+    assert section(doc, "1 INTRODUCTION").level == section(doc, "ZUSAMMENFASSUNG").level
+
+
+def test_numbering_fits():
+    from sectionrag.parsers._pdf_levels import _numbering_fits
+
+    class C:
+        def __init__(self, title: str) -> None:
+            self.title = title
+
+    heads = [
+        C(t)
+        for t in (
+            "Installing",
+            "1 Introduction",
+            "1.1 Goals",
+            "3. Click on Settings",
+            "Usage",
+            "2.4 Layout",
+            "2.4.1 A",
+            "2.4.2 B",
+        )
+    ]
+    fits = [_numbering_fits(heads, i) for i in range(len(heads))]  # type: ignore[arg-type]
+    assert fits == [True, True, True, False, True, True, True, True]

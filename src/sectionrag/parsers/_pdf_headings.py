@@ -98,8 +98,38 @@ def _is_label_word(text: str) -> bool:
     return text.strip().rstrip(".:").lower() in _LABEL_WORDS
 
 
+def _join_side_numbers(lines: list[PdfLine], body: float) -> None:
+    """Join a chapter number set large beside its title, read after it, to the title line.
+
+    A book style may set the chapter's number large in the outer margin, level
+    with or just above a short title (``EXAMPLES`` with a large ``2`` to its
+    right), so that the reading order puts the number after the title. The
+    title line becomes ``2 EXAMPLES`` at the number's size; the number's own
+    line goes.
+    """
+    k = 0
+    while k + 1 < len(lines):
+        title, number = lines[k], lines[k + 1]
+        if (
+            _bare_number(number.text) is not None
+            and not any(ch.isalpha() for ch in number.text)
+            and number.size >= 1.4 * body
+            and title.size < number.size
+            and any(ch.isalpha() for ch in title.text)
+            and len(title.text.split()) <= 8
+            and number.top <= title.bottom
+            and number.bottom >= title.top - body
+        ):
+            title.text = f"{number.text} {title.text}"
+            title.size = number.size
+            del lines[k + 1]
+        k += 1
+
+
 def find_headings(pages: list[list[PdfLine]], body: float) -> list[Candidate]:
     """Find heading lines on every page (multi-line titles merged)."""
+    for lines in pages:
+        _join_side_numbers(lines, body)
     gaps: list[float] = []
     for lines in pages:
         for a, b in itertools.pairwise(lines):

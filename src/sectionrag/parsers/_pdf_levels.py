@@ -10,7 +10,7 @@ from sectionrag.parsers._pdf_headings import ORDER, Candidate, numbering_order
 from sectionrag.parsers._pdf_toc import CONTENTS_TITLES, Contents, TocEntry
 from sectionrag.parsers._pdfium import PdfLine
 from sectionrag.parsers._sections import Heading, normalize_title
-from sectionrag.parsers.headings import HeadingStyle, classify, normalize_for_match
+from sectionrag.parsers.headings import HeadingStyle, classify, is_all_caps, normalize_for_match
 
 __all__ = ["apply_contents", "rank_headings", "split_title"]
 
@@ -308,6 +308,11 @@ def _in_sequence(candidates: list[Candidate]) -> list[Candidate]:
     seen: set[tuple[str, str]] = set()
     tops_seen: set[int] = set()
     top: int | None = None
+    top_face: tuple[float, bool] | None = None
+
+    def face(c: Candidate) -> tuple[float, bool]:
+        return (round(c.size * 2) / 2, c.bold)
+
     for i, c in enumerate(candidates):
         number = numbers[i]
         if number is None and not c.numbered:
@@ -321,12 +326,14 @@ def _in_sequence(candidates: list[Candidate]) -> list[Candidate]:
         elif number is not None and top is not None and number not in (top, top + 1) and c.toc_level is None:
             before, after = around[i]
             # the columns may put "7" before "6": the number after the highest one seen is in sequence,
-            # and so is a jump ahead that the next numbered heading continues ("8" then "9")
+            # and so is a jump ahead that the next numbered heading continues ("8" then "9"), both
+            # only in the face of the numbered headings accepted so far (not a list, not a specimen)
+            same_face = top_face is not None and face(c) == top_face
             confirmed = (
                 after == number
                 or (deep[i] and before == number)
-                or number == max(tops_seen) + 1
-                or (number > top and after == number + 1)
+                or (same_face and number == max(tops_seen) + 1)
+                or (same_face and number > top and after == number + 1)
             )
             if not confirmed:
                 continue
@@ -339,6 +346,7 @@ def _in_sequence(candidates: list[Candidate]) -> list[Candidate]:
         if number is not None:
             top = number
             tops_seen.add(number)
+            top_face = face(c)
         out.append(c)
     return out
 
@@ -508,7 +516,7 @@ def _below_contents(
             out.append(0)  # the document's title over its first contents entry
         elif c.numbered and c.order in toc_orders:
             out.append(toc_orders[c.order].most_common(1)[0][0])
-        elif c.numbered and c.order in above:
+        elif c.numbered and c.order in above and _numbering_fits(candidates, i):
             out.append(above[c.order])
         elif (
             s in toc_styles
@@ -520,6 +528,48 @@ def _below_contents(
             out.append(dense[r])
     dense_rank = {v: k + 1 for k, v in enumerate(sorted(set(out)))}
     return [dense_rank[v] for v in out]
+
+
+def _decimal_label(c: Candidate) -> str | None:
+    style = classify(c.title)
+    if style is None or style.kind not in ("num", "alnum"):
+        return None
+    return style.label.rstrip(".").upper()
+
+
+def _numbering_fits(candidates: list[Candidate], i: int) -> bool:
+    """Tell whether a numbered heading's place in the numbering is confirmed by its neighbours.
+
+    A part, chapter or item label stands for its level by itself. A decimal
+    number does when the next numbered heading continues it (``1`` before
+    ``1.1``) or it continues the numbered heading before it (``2.2.1.1``
+    after ``2.2.1``, ``2.4.2`` after ``2.4.1``); a list step (``2. Click on
+    Settings``) between unrelated headings does not.
+    """
+    label = _decimal_label(candidates[i])
+    if label is None:
+        return True
+    after = next((x for x in (_decimal_label(c) for c in candidates[i + 1 :]) if x is not None), None)
+    before = next((x for x in (_decimal_label(c) for c in reversed(candidates[:i])) if x is not None), None)
+    if after is not None and after.startswith(label + "."):
+        return True
+    if before is None:
+        return False
+    sibling = (
+        "." in label
+        and before.count(".") == label.count(".")
+        and before.rsplit(".", 1)[0] == label.rsplit(".", 1)[0]
+    )
+    return label.startswith(before + ".") or sibling
+
+
+def _face(c: Candidate) -> tuple[float, bool, bool]:
+    return (round(c.size * 2) / 2, c.bold, is_all_caps(c.title))
+
+
+def _body_of(pages: list[list[PdfLine]]) -> float:
+    sizes = Counter(round(ln.size * 2) / 2 for lines in pages for ln in lines for _ in range(len(ln.text)))
+    return sizes.most_common(1)[0][0] if sizes else 10.0
 
 
 def _nest_by_face(located: list[TocEntry]) -> None:
@@ -601,12 +651,22 @@ def apply_contents(
             ln.role = "heading"
     first_contents = min(contents.pages)
     keep_pages = set(contents.pages)
+    # front matter is set like the headings after the contents: a heading on a page of text before
+    # the contents, in a face that headings after the contents use, is a section ("Zusammenfassung")
+    body = _body_of(pages)
+    later_faces = {_face(c) for c in [*candidates, *added] if c.page > max(contents.pages)}
+    # (not the first page: a cover, a filing's cover page, a title page with its text)
+    first_page = next((i for i, lines in enumerate(pages) if lines), 0)
+    prose_pages = {i for i in range(first_page + 1, first_contents) if _has_prose(pages[i], body)}
     out: list[Candidate] = []
     for c in [*candidates, *added]:
         if id(c) in removed:
             continue
         if c.toc_level is None:
-            if c.page < first_contents and normalize_for_match(c.title) not in _FRONT_MATTER:
+            front = normalize_for_match(c.title) in _FRONT_MATTER or (
+                c.page in prose_pages and _face(c) in later_faces
+            )
+            if c.page < first_contents and not front:
                 continue
             if c.page in keep_pages and normalize_for_match(c.title) not in CONTENTS_TITLES:
                 continue
