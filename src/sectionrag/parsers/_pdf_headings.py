@@ -328,6 +328,7 @@ def _ends_with_page_ref(text: str) -> bool:
     return bool(re.search(r"\S\s+\d{1,4}$", text)) and classify(text) is not None
 
 
+_SECTION_NUMBER = re.compile(r"^(?:\d+|[A-Za-z])(?:\.\d+)+\.?\s+\S|^\d+\.?\s+\S")
 _SMALL_CAPS_FONT = re.compile(r"[-_+,]sc(?:\d|[-_]|$)|smallcap|smcp|cmcsc|romancaps", re.I)
 _CODE_FONT = re.compile(r"courier|mono|consol|typewriter|code|cmtt|lmtt|menlo|inconsolata", re.I)
 _BULLETS = "\u2022\u25e6\u25aa\u25ab\u25a0\u25a1\u25cf\u25cb\u2023\u2043\u2219\u2666\u27a2\uf0b7\uf0a7"
@@ -413,8 +414,11 @@ def _is_heading_line(
     light: set[tuple[float, str]] | None = None,
     small: set[Style] | None = None,
 ) -> bool:
-    # a small-capitals face ("TeXPalladioL-SC", "cmcsc10") shows its lower-case letters as capitals
-    text = ln.text.upper() if _SMALL_CAPS_FONT.search(ln.font) else ln.text
+    # a small-capitals face ("TeXPalladioL-SC", "cmcsc10") shows its lower-case letters as capitals;
+    # read so only behind a section number ("2.1 a new section"): an unnumbered line in small
+    # capitals is as often a name (a speaker in a play, an author) as a heading
+    small_caps = _SMALL_CAPS_FONT.search(ln.font) is not None and _SECTION_NUMBER.match(ln.text) is not None
+    text = ln.text.upper() if small_caps else ln.text
     if ln.role != "body" or len(text) > 150:
         return False
     if _CODE_FONT.search(ln.font) and ln.size < 1.3 * body:
