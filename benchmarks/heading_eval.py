@@ -173,6 +173,22 @@ def _f1(p: float, r: float) -> float:
     return 2 * p * r / (p + r) if p + r else 0.0
 
 
+def without_lone_root(entries: Truth) -> Truth:
+    """Count levels below a lone root: a first entry alone at the top level, over everything else.
+
+    A tree under one document-title entry (a bookmark for the whole book, or
+    a printed title the parser keeps as the top section) is the same tree as
+    the one without it; the root itself is still counted by precision and
+    recall, but it does not push every other level one deeper.
+    """
+    if len(entries) < 2:
+        return entries
+    top = min(level for level, _, _ in entries)
+    if entries[0][0] != top or any(level == top for level, _, _ in entries[1:]):
+        return entries
+    return [entries[0], *((level - 1, title, page) for level, title, page in entries[1:])]
+
+
 def evaluate(path: Path, verbose: bool = False, filing: dict | None = None) -> Row:
     """Score one PDF against its outline, or against ``filing`` (an entry of the SEC truth)."""
     if filing is not None:
@@ -183,6 +199,7 @@ def evaluate(path: Path, verbose: bool = False, filing: dict | None = None) -> R
         kind = "outline"
     doc = PdfParser(use_outline=False).parse(path)
     found: Truth = [(s.level, s.title, s.page_start or 0) for s in doc.sections]
+    truth, found = without_lone_root(truth), without_lone_root(found)
     pairs = match(truth, found)
     matched = len(pairs)
     precision = matched / len(found) if found else 0.0

@@ -334,6 +334,8 @@ def _in_sequence(candidates: list[Candidate]) -> list[Candidate]:
                 or (deep[i] and before == number)
                 or (same_face and number == max(tops_seen) + 1)
                 or (same_face and number > top and after == number + 1)
+                or (same_face and number == top + 2 and after == top + 1)  # "7" read before "6"
+                or (same_face and number == top - 1 and number not in tops_seen)  # then "6"
             )
             if not confirmed:
                 continue
@@ -663,8 +665,9 @@ def apply_contents(
         if id(c) in removed:
             continue
         if c.toc_level is None:
+            # (a word or three: "Zusammenfassung", "List of Figures"; a title page's title is longer)
             front = normalize_for_match(c.title) in _FRONT_MATTER or (
-                c.page in prose_pages and _face(c) in later_faces
+                c.page in prose_pages and _face(c) in later_faces and len(c.title.split()) <= 3
             )
             if c.page < first_contents and not front:
                 continue
