@@ -570,7 +570,10 @@ def _face(c: Candidate) -> tuple[float, bool, bool]:
 
 
 def _body_of(pages: list[list[PdfLine]]) -> float:
-    sizes = Counter(round(ln.size * 2) / 2 for lines in pages for ln in lines for _ in range(len(ln.text)))
+    sizes: Counter[float] = Counter()
+    for lines in pages:
+        for ln in lines:
+            sizes[round(ln.size * 2) / 2] += len(ln.text)
     return sizes.most_common(1)[0][0] if sizes else 10.0
 
 
