@@ -19,11 +19,12 @@ class Line:
     bold: bool = False
     italic: bool = False
     family: str = "Helvetica"  # a standard 14 family: Helvetica, Times or Courier
+    face: str = ""  # another font name (not embedded: the viewer substitutes), e.g. "Palatino-SC"
 
     @property
     def base_font(self) -> str:
-        """The standard font's name for this line's family, weight and slant."""
-        return _FACES[self.family][self.bold, self.italic]
+        """The font's name: ``face`` when given, else the standard font for family, weight and slant."""
+        return self.face or _FACES[self.family][self.bold, self.italic]
 
 
 @dataclass

@@ -82,6 +82,7 @@ def test_heading_detection_against_outline(name: str, min_f1: float):
         "mnras-guide.pdf",  # running heads with folios; sample table titles in the title's face
         "dccpaper.pdf",  # a journal banner above the title; bookmarks of code files
         "hagenberg-thesis-en.pdf",  # bookmarks that shorten the chapter titles printed
+        "confproc-dafx-paper.pdf",  # authors and affiliations side by side in the title block
     ],
 )
 def test_heading_detection_on_papers_and_theses(name: str):
@@ -318,3 +319,17 @@ def test_page_with_thousands_of_tiny_text_objects(tmp_path: Path):
     assert time.perf_counter() - start < 20
     assert len(doc.text) > 5000
     check_sections(doc)
+
+
+@pytest.mark.parametrize(
+    ("name", "min_f1", "min_recall"),
+    [
+        ("classicthesis.pdf", 0.75, 0.65),  # letter-spaced titles, small-capitals sections, parts
+        ("oup-authoring-template.pdf", 0.75, 0.70),  # a banner over the title; "Abstract" in its own face
+    ],
+)
+def test_heading_levels_on_books_and_papers_with_title_blocks(name: str, min_f1: float, min_recall: float):
+    row = _heading_eval().evaluate(DATA / name)
+    assert row.f1_in_depth >= min_f1, row
+    assert row.recall >= min_recall, row
+    assert row.level_agreement >= 0.90, row

@@ -446,3 +446,230 @@ def test_paper_title_flush_left_over_numbered_sections_is_not_their_parent(tmp_p
     f.heading("2.1 Journals", 12, bold=False).para(8).heading("3 Books", 14, bold=False).para(8)
     doc = parse(f.write(tmp_path / "flush-numbered.pdf"))
     assert tree(doc) == [(1, "1 Overview"), (1, "2 Articles"), (2, "2.1 Journals"), (1, "3 Books")]
+
+
+def _spaced(text: str, x: float, y: float, size: float, *, letter: int = -400, word: int = -1200) -> bytes:
+    """Content-stream bytes that set ``text`` letter-spaced, each glyph placed apart as TeX does."""
+    words = [
+        b" ".join(b"(%s)" % ch.encode() for ch in w).replace(b") (", b") %d (" % letter) for w in text.split()
+    ]
+    return b"BT /F1 %.2f Tf %.2f %.2f Td [%s] TJ ET" % (size, x, y, (b" %d " % word).join(words))
+
+
+def test_letter_spaced_capitals_read_as_words():
+    from sectionrag.parsers._pdfium import _looks_letter_spaced
+
+    assert _looks_letter_spaced("S O M E K I N D O F M A N UA L")
+    assert _looks_letter_spaced("L I S T O F TA B L E S")
+    assert not _looks_letter_spaced("A B testing of a new model")
+    assert not _looks_letter_spaced("Part I")
+
+
+def test_letter_spaced_chapter_titles_are_sections_with_their_words(tmp_path: Path):
+    # a thesis style: chapter titles in letter-spaced capitals, sections in small capitals
+    f = Flow()
+    for number, title in ((1, "GETTING STARTED"), (2, "THE SHOWCASE")):
+        if number > 1:
+            f.new_page()
+        f.pages[-1].raw += _spaced(f"{title}", 72, 720, 20) + b"\n"
+        f.y = 680
+        f.heading(f"{number} Chapter {number}", 16).para(6)
+        f.heading(f"{number}.1 a first section", 10, bold=False, face="Times-Roman-SC").para(6)
+        f.heading(f"{number}.2 a second section", 10, bold=False, face="Times-Roman-SC").para(6)
+    doc = parse(f.write(tmp_path / "spaced.pdf"))
+    assert "GETTING STARTED" in doc.text and "G E T T I N G" not in doc.text
+    titles_found = [title for _, title in tree(doc)]
+    assert "1.1 a first section" in titles_found and "2.2 a second section" in titles_found
+    assert section(doc, "1.2 a second section").level == section(doc, "1 Chapter 1").level + 1
+
+
+def test_small_capitals_numbered_headings_are_sections(tmp_path: Path):
+    f = Flow()
+    f.heading("1 Introduction", 16).para(6)
+    f.heading("1.1 organization", 10, bold=False, face="Palatino-SC").para(6)
+    f.heading("1.2 style options", 10, bold=False, face="Palatino-SC").para(6)
+    f.heading("2 Examples", 16).para(6)
+    f.heading("2.1 a new section", 10, bold=False, face="Palatino-SC").para(6)
+    doc = parse(f.write(tmp_path / "small-caps.pdf"))
+    assert tree(doc) == [
+        (1, "1 Introduction"),
+        (2, "1.1 organization"),
+        (2, "1.2 style options"),
+        (1, "2 Examples"),
+        (2, "2.1 a new section"),
+    ]
+
+
+def test_first_chapter_printed_title_then_number_is_chapter_one(tmp_path: Path):
+    # the chapter's number set after its title ("INTRODUCTION 1"), the first chapter included
+    f = Flow()
+    f.heading("INTRODUCTION 1", 24).para(6).heading("1.1 Goals", 13).para(6).heading("1.2 Scope", 13).para(6)
+    f.new_page().heading("METHODS 2", 24).para(6).heading("2.1 Data", 13).para(6)
+    doc = parse(f.write(tmp_path / "title-number.pdf"))
+    assert tree(doc) == [
+        (1, "1 INTRODUCTION"),
+        (2, "1.1 Goals"),
+        (2, "1.2 Scope"),
+        (1, "2 METHODS"),
+        (2, "2.1 Data"),
+    ]
+
+
+def test_numbered_headings_the_contents_leaves_out_nest_by_their_numbering(tmp_path: Path):
+    # the printed contents lists parts and sections flush and indented, not the chapters'
+    # own lines: the chapter "1 Introduction" stands between "Part I" and "1.1"
+    f = Flow()
+    f.heading("Preface", 20, before=0).para(8).new_page()
+    contents = f.pages[-1]
+    f.new_page()
+    entries: list[tuple[str, int, float]] = []
+    for part, (number, chapter, subs) in zip(
+        ("Part I Basics", "Part II Practice"),
+        ((1, "Introduction", ["Goals", "Scope"]), (2, "Examples", ["Small", "Large"])),
+        strict=True,
+    ):
+        f.heading(part, 22, before=0).para(3)
+        entries.append((part, len(f.pages), 72.0))
+        f.new_page()
+        f.heading(f"{number} {chapter}", 18, before=0).para(6)
+        for k, sub in enumerate(subs, start=1):
+            f.heading(f"{number}.{k} {sub}", 12).para(6)
+            entries.append((f"{number}.{k} {sub}", len(f.pages), 90.0))
+        f.new_page()
+    f.pages.pop()
+    contents.lines.append(Line("Contents", y=720, size=20, bold=True))
+    y = 680.0
+    for title, page, x in entries:
+        contents.lines.append(Line(f"{title} " + ". " * 25 + str(page), x=x, y=y))
+        y -= 14
+    doc = parse(f.write(tmp_path / "contents-numbering.pdf"))
+    levels = {title: level for level, title in tree(doc)}
+    assert levels["Part I Basics"] < levels["1 Introduction"] < levels["1.1 Goals"]
+    assert levels["2 Examples"] == levels["1 Introduction"]
+    assert levels["2.2 Large"] == levels["1.1 Goals"]
+    assert "Preface" in levels  # front matter before the contents is a section
+
+
+def test_banner_above_a_paper_title_and_the_authors_are_not_sections(tmp_path: Path):
+    # a journal's small banner ("RESEARCH ARTICLE") above the title, set like the sub-headings;
+    # a bold "Abstract" in a face of its own beside the sections, not above them
+    f = Flow()
+    f.line("RESEARCH ARTICLE", size=13, after=24)
+    f.line("Sorting Widgets at Scale", size=20, bold=True, after=28)
+    f.line("Ada Lovelace and Grace Hopper", size=14, after=20)
+    f.heading("Abstract", 13.5, before=6).para(3)
+    f.heading("Introduction", 13, bold=False).para(6)
+    f.heading("Method", 13, bold=False).para(6).heading("Data sources", 11, bold=True).para(6)
+    f.heading("Results", 13, bold=False).para(6).heading("Rates", 11, bold=True).para(6)
+    doc = parse(f.write(tmp_path / "banner.pdf"))
+    assert tree(doc) == [
+        (1, "Abstract"),
+        (1, "Introduction"),
+        (1, "Method"),
+        (2, "Data sources"),
+        (1, "Results"),
+        (2, "Rates"),
+    ]
+    assert not any(t in ("RESEARCH ARTICLE", "Ada Lovelace and Grace Hopper") for _, t in tree(doc))
+    assert doc.metadata["title"] == "Sorting Widgets at Scale"
+
+
+def test_authors_and_affiliations_side_by_side_are_the_title_block(tmp_path: Path):
+    # four authors in two columns, each over an affiliation in a face no later page uses
+    pages = [Page(), Page()]
+    first = pages[0].lines
+    first.append(Line("TEMPLATES FOR AUTHORS", x=200, y=730, size=14, bold=True))
+    for k, (x, y) in enumerate(((100, 690), (330, 690), (100, 630), (330, 630))):
+        first.append(Line(f"Author Number{k}", x=x, y=y, size=12, italic=True))
+        first.append(Line(f"Group {k}, Dept. of Sciences", x=x, y=y - 16, size=12))
+        first.append(Line(f"University {k}, Somewhere", x=x, y=y - 30, size=12))
+    first.append(Line("ABSTRACT", x=150, y=570, size=9, bold=True))
+    lines, y = body_lines(6, 1, 556, x=72, width_words=9)
+    first.extend(lines)
+    first.append(Line("1. INTRODUCTION", x=150, y=y - 14, size=9, bold=True))
+    lines, y = body_lines(6, 2, y - 28, x=72, width_words=9)
+    first.extend(lines)
+    second = pages[1].lines
+    second.append(Line("2. METHOD", x=150, y=720, size=9, bold=True))
+    lines, y = body_lines(6, 3, 706, x=72, width_words=9)
+    second.extend(lines)
+    second.append(Line("2.1. Data", x=72, y=y - 14, size=9, bold=True))
+    lines, _ = body_lines(6, 4, y - 28, x=72, width_words=9)
+    second.extend(lines)
+    doc = parse(write_pdf(tmp_path / "authors.pdf", pages))
+    assert tree(doc) == [(1, "ABSTRACT"), (1, "1. INTRODUCTION"), (1, "2. METHOD"), (2, "2.1. Data")]
+
+
+def test_chapter_number_set_large_in_the_margin_beside_its_title(tmp_path: Path):
+    # the number is read after the title (it stands to the right): still "2 EXAMPLES"
+    f = Flow()
+    for number, title in ((1, "GETTING STARTED"), (2, "EXAMPLES")):
+        if number > 1:
+            f.new_page()
+        f.lines.append(Line(str(number), x=480, y=680, size=60))
+        f.lines.append(Line(title, x=72, y=680, size=14, bold=True))
+        f.y = 650
+        f.para(6).heading(f"{number}.1 First part", 12).para(6).heading(f"{number}.2 Second part", 12).para(6)
+    doc = parse(f.write(tmp_path / "side-number.pdf"))
+    assert [t for _, t in tree(doc)][:4] == [
+        "1 GETTING STARTED",
+        "1.1 First part",
+        "1.2 Second part",
+        "2 EXAMPLES",
+    ]
+    assert section(doc, "2.1 First part").level == section(doc, "2 EXAMPLES").level + 1
+
+
+def test_front_matter_set_like_the_chapters_before_the_contents_is_kept(tmp_path: Path):
+    # a title page, then an abstract in another language set like the chapter headings, then the
+    # printed contents: the abstract is a section, the title page's lines are not
+    f = Flow()
+    f.heading("A Thesis About Widgets", 24, before=0).line("Ada Lovelace", size=14).new_page()
+    f.heading("ZUSAMMENFASSUNG", 16, before=0).para(8).new_page()
+    contents = f.pages[-1]
+    f.new_page()
+    entries = []
+    for number, title in ((1, "Introduction"), (2, "Method")):
+        f.heading(f"{number} {title.upper()}", 16, before=0).para(6)
+        entries.append((f"{number} {title}", len(f.pages)))
+        f.heading(f"{number}.1 Scope", 12).para(6).new_page()
+        entries.append((f"{number}.1 Scope", len(f.pages) - 1))
+    f.pages.pop()
+    f.heading("BIBLIOGRAPHY", 16, before=0).para(6)
+    entries.append(("Bibliography", len(f.pages)))
+    contents.lines.append(Line("Contents", y=720, size=16, bold=True))
+    y = 680.0
+    for title, page in entries:
+        contents.lines.append(
+            Line(f"{title} " + ". " * 25 + str(page), x=90.0 if "." in title else 72.0, y=y)
+        )
+        y -= 14
+    doc = parse(f.write(tmp_path / "front-face.pdf"))
+    titles_found = [t for _, t in tree(doc)]
+    assert titles_found[0] == "ZUSAMMENFASSUNG"
+    assert "A Thesis About Widgets" not in titles_found and "Ada Lovelace" not in titles_found
+    assert section(doc, "1 INTRODUCTION").level == section(doc, "ZUSAMMENFASSUNG").level
+
+
+def test_numbering_fits():
+    from sectionrag.parsers._pdf_levels import _numbering_fits
+
+    class C:
+        def __init__(self, title: str) -> None:
+            self.title = title
+
+    heads = [
+        C(t)
+        for t in (
+            "Installing",
+            "1 Introduction",
+            "1.1 Goals",
+            "3. Click on Settings",
+            "Usage",
+            "2.4 Layout",
+            "2.4.1 A",
+            "2.4.2 B",
+        )
+    ]
+    fits = [_numbering_fits(heads, i) for i in range(len(heads))]  # type: ignore[arg-type]
+    assert fits == [True, True, True, False, True, True, True, True]

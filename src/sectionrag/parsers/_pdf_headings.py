@@ -98,8 +98,38 @@ def _is_label_word(text: str) -> bool:
     return text.strip().rstrip(".:").lower() in _LABEL_WORDS
 
 
+def _join_side_numbers(lines: list[PdfLine], body: float) -> None:
+    """Join a chapter number set large beside its title, read after it, to the title line.
+
+    A book style may set the chapter's number large in the outer margin, level
+    with or just above a short title (``EXAMPLES`` with a large ``2`` to its
+    right), so that the reading order puts the number after the title. The
+    title line becomes ``2 EXAMPLES`` at the number's size; the number's own
+    line goes.
+    """
+    k = 0
+    while k + 1 < len(lines):
+        title, number = lines[k], lines[k + 1]
+        if (
+            _bare_number(number.text) is not None
+            and not any(ch.isalpha() for ch in number.text)
+            and number.size >= 1.4 * body
+            and title.size < number.size
+            and any(ch.isalpha() for ch in title.text)
+            and len(title.text.split()) <= 8
+            and number.top <= title.bottom
+            and number.bottom >= title.top - body
+        ):
+            title.text = f"{number.text} {title.text}"
+            title.size = number.size
+            del lines[k + 1]
+        k += 1
+
+
 def find_headings(pages: list[list[PdfLine]], body: float) -> list[Candidate]:
     """Find heading lines on every page (multi-line titles merged)."""
+    for lines in pages:
+        _join_side_numbers(lines, body)
     gaps: list[float] = []
     for lines in pages:
         for a, b in itertools.pairwise(lines):
@@ -222,7 +252,8 @@ def find_headings(pages: list[list[PdfLine]], body: float) -> list[Candidate]:
                 title = normalize_title(" ".join([number, *(g.text for g in group[1:])]))
             else:
                 title = normalize_title(" ".join(g.text for g in group))
-            order, numbered = numbering_order(title)
+            small_caps = all(_SMALL_CAPS_FONT.search(g.font) for g in group)  # "a.1 appendix" is "A.1"
+            order, numbered = numbering_order(title.upper() if small_caps else title)
             labelled = len(group) > 1 and (
                 number is not None or bool(word_label) or _is_label_only(group[0].text)
             )
@@ -297,6 +328,8 @@ def _ends_with_page_ref(text: str) -> bool:
     return bool(re.search(r"\S\s+\d{1,4}$", text)) and classify(text) is not None
 
 
+_SECTION_NUMBER = re.compile(r"^(?:\d+|[A-Za-z])(?:\.\d+)+\.?\s+\S|^\d+\.?\s+\S")
+_SMALL_CAPS_FONT = re.compile(r"[-_+,]sc(?:\d|[-_]|$)|smallcap|smcp|cmcsc|romancaps", re.I)
 _CODE_FONT = re.compile(r"courier|mono|consol|typewriter|code|cmtt|lmtt|menlo|inconsolata", re.I)
 _BULLETS = "\u2022\u25e6\u25aa\u25ab\u25a0\u25a1\u25cf\u25cb\u2023\u2043\u2219\u2666\u27a2\uf0b7\uf0a7"
 _QUOTES = "\"'\u201c\u201d\u2018\u2019\u00ab\u00bb\u201e"
@@ -381,7 +414,11 @@ def _is_heading_line(
     light: set[tuple[float, str]] | None = None,
     small: set[Style] | None = None,
 ) -> bool:
-    text = ln.text
+    # a small-capitals face ("TeXPalladioL-SC", "cmcsc10") shows its lower-case letters as capitals;
+    # read so only behind a section number ("2.1 a new section"): an unnumbered line in small
+    # capitals is as often a name (a speaker in a play, an author) as a heading
+    small_caps = _SMALL_CAPS_FONT.search(ln.font) is not None and _SECTION_NUMBER.match(ln.text) is not None
+    text = ln.text.upper() if small_caps else ln.text
     if ln.role != "body" or len(text) > 150:
         return False
     if _CODE_FONT.search(ln.font) and ln.size < 1.3 * body:

@@ -10,7 +10,7 @@ from sectionrag.parsers._pdf_headings import ORDER, Candidate, numbering_order
 from sectionrag.parsers._pdf_toc import CONTENTS_TITLES, Contents, TocEntry
 from sectionrag.parsers._pdfium import PdfLine
 from sectionrag.parsers._sections import Heading, normalize_title
-from sectionrag.parsers.headings import HeadingStyle, classify, normalize_for_match
+from sectionrag.parsers.headings import HeadingStyle, classify, is_all_caps, normalize_for_match
 
 __all__ = ["apply_contents", "rank_headings", "split_title"]
 
@@ -25,6 +25,24 @@ _FRONT_KEEP = frozenset(
         "preface",
         "foreword",
         "overview",
+    }
+)
+
+
+# front matter a book or thesis sets before its contents, each a section of its own
+_FRONT_MATTER = frozenset(
+    {
+        "abstract",
+        "dedication",
+        "acknowledgments",
+        "acknowledgements",
+        "acknowledgment",
+        "acknowledgement",
+        "preface",
+        "foreword",
+        "publications",
+        "summary",
+        "executive summary",
     }
 )
 
@@ -73,12 +91,25 @@ def split_title(candidates: list[Candidate], pages: list[list[PdfLine]], body: f
         return (round(c.size * 2) / 2, c.bold)
 
     largest = max(c.size for c in candidates)
+    # the title: the first page-1 line set in the document's largest heading face before the text;
+    # smaller lines above it (a journal's banner, "PAPER", "Research Article") belong to its block
+    title_k = next(
+        (
+            k
+            for k, c in enumerate(candidates)
+            if c.page == first_index and c.index < first_body and not c.numbered and c.size >= largest
+        ),
+        -1,
+    )
     front: list[Candidate] = []
     for k, c in enumerate(candidates):
         if c.page != first_index or c.index >= first_body or c.numbered:
             break
         if normalize_for_match(c.title) in _FRONT_KEEP:
             break
+        if k < title_k:
+            front.append(c)
+            continue
         later = (o for o in candidates[k + 1 :] if o.page > first_index or o.index >= first_body)
         after = c.index + len(c.lines)
         # a line set like the headings below, but over short lines that are no heading (an
@@ -95,8 +126,16 @@ def split_title(candidates: list[Candidate], pages: list[list[PdfLine]], body: f
         if any(style(o) == style(c) for o in later) and not over_short and not title_face:
             break
         front.append(c)
-    if not front:
+    block = _title_block_faces(candidates, first_page, first_index, body, set(map(id, front)))
+    if not front and not block:
         return None
+    if not front:
+        for c in block:
+            candidates.remove(c)
+            for ln in c.lines:
+                ln.role = "title"
+        return None
+    front.extend(c for c in block if c not in front)
     title = max(front, key=lambda c: c.size)
     # where the text starts: the leftmost line of prose on the page
     prose = [ln for ln in first_page if abs(ln.size - body) < 0.6 and len(ln.text.split()) >= 8]
@@ -125,6 +164,41 @@ def split_title(candidates: list[Candidate], pages: list[list[PdfLine]], body: f
         for ln in c.lines:
             ln.role = "title"
     return title.title
+
+
+def _title_block_faces(
+    candidates: list[Candidate], first_page: list[PdfLine], first_index: int, body: float, taken: set[int]
+) -> list[Candidate]:
+    """Return the page-1 headings above the first paragraph set in faces no later page uses.
+
+    Authors' names and affiliations set side by side in a paper's title block
+    (two or more lines, in faces seen nowhere else in the document) are no
+    sections, even when the columns put one of them after the first heading in
+    reading order.
+    """
+    prose_top = min(
+        (ln.top for ln in first_page if abs(ln.size - body) < 0.6 and len(ln.text.split()) >= 8),
+        default=None,
+    )
+    if prose_top is None or not any(c.page != first_index for c in candidates):
+        return []
+
+    def face(c: Candidate) -> tuple[float, bool]:
+        return (round(c.size * 2) / 2, c.bold)
+
+    later = {face(c) for c in candidates if c.page != first_index}
+    block = [
+        c
+        for c in candidates
+        if c.page == first_index
+        and id(c) not in taken
+        and not c.numbered
+        and c.toc_level is None
+        and c.lines[0].top < prose_top
+        and face(c) not in later
+        and normalize_for_match(c.title) not in _FRONT_KEEP
+    ]
+    return block if len(block) >= 2 else []
 
 
 def _has_prose(lines: list[PdfLine], body: float) -> bool:
@@ -232,19 +306,37 @@ def _in_sequence(candidates: list[Candidate]) -> list[Candidate]:
         around[i] = (before, after)
     out: list[Candidate] = []
     seen: set[tuple[str, str]] = set()
+    tops_seen: set[int] = set()
     top: int | None = None
+    top_face: tuple[float, bool] | None = None
+
+    def face(c: Candidate) -> tuple[float, bool]:
+        return (round(c.size * 2) / 2, c.bold)
+
     for i, c in enumerate(candidates):
         number = numbers[i]
-        if number is None and top is not None and not c.numbered:
+        if number is None and not c.numbered:
             m = _TRAILING_NUMBER.match(c.title)
-            if m and int(m.group("number")) == top + 1 == _next_number(numbers, numbered_positions, i):
+            expected = top + 1 if top is not None else 1  # the first chapter is chapter 1
+            if m and int(m.group("number")) == expected == _next_number(numbers, numbered_positions, i):
                 c.title = f"{m.group('number')} {m.group('title')}"
                 c.order, c.numbered = numbering_order(c.title)
                 styles[i] = classify(c.title)
-                number = top + 1
+                number = expected
         elif number is not None and top is not None and number not in (top, top + 1) and c.toc_level is None:
             before, after = around[i]
-            confirmed = after == number or (deep[i] and before == number)
+            # the columns may put "7" before "6": the number after the highest one seen is in sequence,
+            # and so is a jump ahead that the next numbered heading continues ("8" then "9"), both
+            # only in the face of the numbered headings accepted so far (not a list, not a specimen)
+            same_face = top_face is not None and face(c) == top_face
+            confirmed = (
+                after == number
+                or (deep[i] and before == number)
+                or (same_face and number == max(tops_seen) + 1)
+                or (same_face and number > top and after == number + 1)
+                or (same_face and number == top + 2 and after == top + 1)  # "7" read before "6"
+                or (same_face and number == top - 1 and number not in tops_seen)  # then "6"
+            )
             if not confirmed:
                 continue
         style = styles[i]
@@ -255,6 +347,8 @@ def _in_sequence(candidates: list[Candidate]) -> list[Candidate]:
             seen.add(key)
         if number is not None:
             top = number
+            tops_seen.add(number)
+            top_face = face(c)
         out.append(c)
     return out
 
@@ -331,6 +425,19 @@ def rank_headings(candidates: list[Candidate], line_offsets: dict[int, int]) -> 
         for i in range(tops[0] + 1, tops[-1]):
             if not candidates[i].numbered and keys[i][0] < top_order:
                 keys[i] = (top_order + 0.5, keys[i][1])
+    # a front heading in a face of its own ("Abstract" in bold over sections in a lighter face)
+    # stands beside the top-level sections, not above them
+    style_counts = Counter(style_key(c) for c in candidates)
+    for i, c in enumerate(candidates):
+        others = [k for j, k in enumerate(keys) if j != i]
+        if (
+            others
+            and not c.numbered
+            and normalize_for_match(c.title) in _FRONT_KEEP
+            and style_counts[style_key(c)] == 1
+            and keys[i] < min(others)
+        ):
+            keys[i] = min(others)
     # merge styles that numbering says are the same level (a numbered "2.1" in two sizes)
     ranked = sorted(set(keys))
     rank_of = {k: i + 1 for i, k in enumerate(ranked)}
@@ -371,11 +478,37 @@ def _below_contents(
     def outside(i: int, level: int) -> bool:
         return i < run[level][0] or i > run[level][1]
 
+    # a numbered heading the contents leaves out takes its level from the numbering orders the
+    # contents lists: one level per order between it and the nearest listed one (a level 0 or
+    # below, a "Part I" over chapters listed at the margin, still nests as a rank)
+    above: dict[int, float] = {}
+    known = {order: levels.most_common(1)[0][0] for order, levels in toc_orders.items()}
+    present = sorted({c.order for c in candidates if c.numbered})
+    for order in present:
+        if order in known:
+            continue
+        deeper = [o for o in known if o > order]
+        shallower = [o for o in known if o < order]
+        if deeper:
+            # "1 Introduction" over the listed "1.1 Organization": one level per numbering order between
+            nearest = min(deeper)
+            between = [
+                o for o in present if o not in known and (not shallower or o > max(shallower)) and o < nearest
+            ]
+            level: float = known[nearest] - (len(between) - between.index(order))
+            if shallower and level <= known[max(shallower)]:
+                # no room between a listed "Part I" and the listed "1.1": in between, as a rank
+                low = known[max(shallower)]
+                level = low + (known[nearest] - low) * (between.index(order) + 1) / (len(between) + 1)
+            above[order] = level
+        elif shallower:
+            nearest = max(shallower)  # "2.2.1.1" under the listed "2.2.1"
+            above[order] = known[nearest] + sum(1 for o in present if nearest < o <= order)
     rest = sorted({r for c, r in zip(candidates, ranks, strict=True) if c.toc_level is None})
     dense = {r: depth + i + 1 for i, r in enumerate(rest)}
     first_entry = next(i for i, c in enumerate(candidates) if c.toc_level is not None)
     top_rank = min(r for c, r in zip(candidates, ranks, strict=True) if c.toc_level is not None)
-    out: list[int] = []
+    out: list[float] = []
     for i, (c, s, r) in enumerate(zip(candidates, styles, ranks, strict=True)):
         if c.toc_level is not None:
             out.append(c.toc_level)
@@ -385,6 +518,8 @@ def _below_contents(
             out.append(0)  # the document's title over its first contents entry
         elif c.numbered and c.order in toc_orders:
             out.append(toc_orders[c.order].most_common(1)[0][0])
+        elif c.numbered and c.order in above and _numbering_fits(candidates, i):
+            out.append(above[c.order])
         elif (
             s in toc_styles
             and sum(toc_styles[s].values()) >= 2
@@ -393,7 +528,53 @@ def _below_contents(
             out.append(toc_styles[s].most_common(1)[0][0])
         else:
             out.append(dense[r])
-    return out
+    dense_rank = {v: k + 1 for k, v in enumerate(sorted(set(out)))}
+    return [dense_rank[v] for v in out]
+
+
+def _decimal_label(c: Candidate) -> str | None:
+    style = classify(c.title)
+    if style is None or style.kind not in ("num", "alnum"):
+        return None
+    return style.label.rstrip(".").upper()
+
+
+def _numbering_fits(candidates: list[Candidate], i: int) -> bool:
+    """Tell whether a numbered heading's place in the numbering is confirmed by its neighbours.
+
+    A part, chapter or item label stands for its level by itself. A decimal
+    number does when the next numbered heading continues it (``1`` before
+    ``1.1``) or it continues the numbered heading before it (``2.2.1.1``
+    after ``2.2.1``, ``2.4.2`` after ``2.4.1``); a list step (``2. Click on
+    Settings``) between unrelated headings does not.
+    """
+    label = _decimal_label(candidates[i])
+    if label is None:
+        return True
+    after = next((x for x in (_decimal_label(c) for c in candidates[i + 1 :]) if x is not None), None)
+    before = next((x for x in (_decimal_label(c) for c in reversed(candidates[:i])) if x is not None), None)
+    if after is not None and after.startswith(label + "."):
+        return True
+    if before is None:
+        return False
+    sibling = (
+        "." in label
+        and before.count(".") == label.count(".")
+        and before.rsplit(".", 1)[0] == label.rsplit(".", 1)[0]
+    )
+    return label.startswith(before + ".") or sibling
+
+
+def _face(c: Candidate) -> tuple[float, bool, bool]:
+    return (round(c.size * 2) / 2, c.bold, is_all_caps(c.title))
+
+
+def _body_of(pages: list[list[PdfLine]]) -> float:
+    sizes: Counter[float] = Counter()
+    for lines in pages:
+        for ln in lines:
+            sizes[round(ln.size * 2) / 2] += len(ln.text)
+    return sizes.most_common(1)[0][0] if sizes else 10.0
 
 
 def _nest_by_face(located: list[TocEntry]) -> None:
@@ -435,7 +616,8 @@ def apply_contents(
 
     Used when at least half of the entries were found on their pages. Headings
     on pages before the first contents page (a cover, a title page) are
-    dropped, except a contents entry found there; so are the contents pages'
+    dropped, except a contents entry found there and the usual front matter
+    (``Abstract``, ``Dedication``, ``Acknowledgments``, ``Preface`` ...); so are the contents pages'
     own lines, except their title (``Contents``). Returns the new candidates
     in page order.
     """
@@ -474,12 +656,23 @@ def apply_contents(
             ln.role = "heading"
     first_contents = min(contents.pages)
     keep_pages = set(contents.pages)
+    # front matter is set like the headings after the contents: a heading on a page of text before
+    # the contents, in a face that headings after the contents use, is a section ("Zusammenfassung")
+    body = _body_of(pages)
+    later_faces = {_face(c) for c in [*candidates, *added] if c.page > max(contents.pages)}
+    # (not the first page: a cover, a filing's cover page, a title page with its text)
+    first_page = next((i for i, lines in enumerate(pages) if lines), 0)
+    prose_pages = {i for i in range(first_page + 1, first_contents) if _has_prose(pages[i], body)}
     out: list[Candidate] = []
     for c in [*candidates, *added]:
         if id(c) in removed:
             continue
         if c.toc_level is None:
-            if c.page < first_contents:
+            # (a word or three: "Zusammenfassung", "List of Figures"; a title page's title is longer)
+            front = normalize_for_match(c.title) in _FRONT_MATTER or (
+                c.page in prose_pages and _face(c) in later_faces and len(c.title.split()) <= 3
+            )
+            if c.page < first_contents and not front:
                 continue
             if c.page in keep_pages and normalize_for_match(c.title) not in CONTENTS_TITLES:
                 continue

@@ -126,6 +126,45 @@ def _middle_char(piece: str, offset: int) -> int:
     return offset
 
 
+def _looks_letter_spaced(text: str) -> bool:
+    """Tell whether a line reads as letters set apart (``S O M E K I N D``): four or more, mostly single."""
+    tokens = text.split()
+    singles = sum(1 for t in tokens if len(t) == 1 and t.isalpha())
+    return singles >= 4 and singles >= 0.6 * len(tokens)
+
+
+def _join_spaced_letters(
+    raw: Any, tp: Any, piece: str, offset: int, left: Any, right: Any, bottom: Any, top: Any
+) -> str | None:
+    """Rebuild a letter-spaced line from its glyph boxes: letters close together, words apart.
+
+    Letter-spaced capitals (a chapter or part title, ``L I S T O F TA B L E S``)
+    come out of pdfium with a space after every letter. The gaps between the
+    glyphs tell letters from words: a gap at least a quarter of the line's
+    height wider than the usual letter gap starts a word.
+    """
+    glyphs: list[tuple[str, float, float, float]] = []  # (char, left, right, height)
+    for k, ch in enumerate(piece):
+        if ch.isspace():
+            continue
+        if not raw.FPDFText_GetCharBox(tp, offset + k, left, right, bottom, top):
+            return None
+        glyphs.append((ch, left.value, right.value, top.value - bottom.value))
+    if len(glyphs) < 4:
+        return None
+    gaps = [b[1] - a[2] for a, b in itertools.pairwise(glyphs)]
+    usual = sorted(gaps)[len(gaps) // 2]
+    height = sorted(g[3] for g in glyphs)[len(glyphs) // 2]  # not a large chapter number's
+    if height <= 0:
+        return None
+    out = [glyphs[0][0]]
+    for gap, glyph in zip(gaps, glyphs[1:], strict=True):
+        if gap > usual + 0.25 * height:
+            out.append(" ")
+        out.append(glyph[0])
+    return "".join(out)
+
+
 def extract_page_lines(page: Any, page_index: int, *, gap_em: float = 1.6) -> list[PdfLine]:
     """Return the text lines of one pypdfium2 page in pdfium's order.
 
@@ -194,6 +233,8 @@ def extract_page_lines(page: Any, page_index: int, *, gap_em: float = 1.6) -> li
                     for idx in (i0, i1):
                         raw.FPDFText_GetCharBox(tp, idx, left, right, bottom, top)
                         box.append((left.value, height - top.value, right.value, height - bottom.value))
+                if _looks_letter_spaced(stripped):
+                    stripped = _join_spaced_letters(raw, tp, piece, a, left, right, bottom, top) or stripped
                 x0 = min(r[0] for r in box)
                 x1 = max(r[2] for r in box)
                 y0 = min(r[1] for r in box)

@@ -1,0 +1,47 @@
+"""The heading benchmark's level measure: a lone root is not a level, nothing else is forgiven."""
+
+from __future__ import annotations
+
+import importlib.util
+import sys
+from pathlib import Path
+from types import ModuleType
+
+SCRIPT = Path(__file__).resolve().parent.parent / "benchmarks" / "heading_eval.py"
+
+
+def _load() -> ModuleType:
+    spec = importlib.util.spec_from_file_location("heading_eval", SCRIPT)
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    sys.modules["heading_eval"] = module
+    spec.loader.exec_module(module)
+    return module
+
+
+heading_eval = _load()
+
+
+def test_lone_root_is_not_a_level():
+    tree = [(1, "A Book", 1), (2, "1 Intro", 2), (3, "1.1 Goals", 2), (2, "2 Use", 5)]
+    assert heading_eval.without_lone_root(tree) == [
+        (1, "A Book", 1),
+        (1, "1 Intro", 2),
+        (2, "1.1 Goals", 2),
+        (1, "2 Use", 5),
+    ]
+
+
+def test_two_top_entries_or_a_later_top_entry_keep_their_levels():
+    two = [(1, "Preface", 1), (1, "1 Intro", 2), (2, "1.1 Goals", 2)]
+    assert heading_eval.without_lone_root(two) == two
+    late = [(2, "Preface", 1), (1, "1 Intro", 2), (2, "1.1 Goals", 2)]
+    assert heading_eval.without_lone_root(late) == late
+    assert heading_eval.without_lone_root([(1, "Only", 1)]) == [(1, "Only", 1)]
+
+
+def test_sets_are_apart():
+    assert heading_eval.set_of("gnuplot-manual.pdf") == "fresh validation"
+    assert heading_eval.set_of("aprx-manual.pdf") == "validation"
+    assert heading_eval.set_of("classicthesis.pdf") == "development"
+    assert not heading_eval.FRESH & heading_eval.VALIDATION
