@@ -25,6 +25,7 @@ from sectionrag.cli import main
 from sectionrag.errors import ConfigError, ParseError
 from sectionrag.parsers.html import HtmlParser
 from sectionrag.parsers.markdown import MAX_FRONT_MATTER, MarkdownParser
+from sectionrag.parsers.pdf import PdfParser
 from sectionrag.parsers.text import TextParser
 from sectionrag.testing import HashEmbedder
 
@@ -199,7 +200,8 @@ def test_a_fifo_is_refused_at_once(tmp_path: Path) -> None:
     )
     assert done.returncode == 1
     assert "FIFO" in done.stderr and "Traceback" not in done.stderr
-    for parse in (sectionrag.parse, TextParser().parse, MarkdownParser().parse, HtmlParser().parse):
+    parsers = (sectionrag.parse, TextParser().parse, MarkdownParser().parse, HtmlParser().parse)
+    for parse in (*parsers, PdfParser().parse):
         with pytest.raises(ParseError, match="not a regular file"):
             parse(fifo)
 
@@ -208,8 +210,9 @@ def test_a_fifo_is_refused_at_once(tmp_path: Path) -> None:
 def test_devices_are_refused(device: str) -> None:
     if not os.path.exists(device):
         pytest.skip(f"no {device} here")
-    with pytest.raises(ParseError, match="character device"):
-        sectionrag.parse(device)
+    for parse in (sectionrag.parse, PdfParser().parse):
+        with pytest.raises(ParseError, match="character device"):
+            parse(device)
 
 
 @pytest.mark.skipif(not hasattr(socket, "AF_UNIX"), reason="no Unix sockets on this platform")

@@ -149,7 +149,9 @@ def chunk_stats(
             if text[pos - 1].isalnum() and text[pos].isalnum():
                 broken += 1
         fragmented += frag
-    mixed = sum(1 for c in chunks if _mixes(document, c))
+    heads = {s.start for s in document.sections}
+    cuts = document.boundaries()
+    mixed = sum(1 for c in chunks if _mixes(document.text, c, heads, cuts))
     covered, overlap = _coverage(text, chunks)
     nonspace = sum(1 for ch in text[document.body_start :] if not ch.isspace())
     n = len(chunks)
@@ -177,11 +179,9 @@ def _rate(part: int, whole: int) -> float:
     return round(part / whole, 4) if whole else 0.0
 
 
-def _mixes(document: Document, chunk: Chunk) -> bool:
-    heads = {s.start for s in document.sections}
-    cuts = document.boundaries()
+def _mixes(text: str, chunk: Chunk, heads: set[int], cuts: Sequence[int]) -> bool:
+    """Whether ``chunk`` crosses a section boundary (``cuts``) with more than headings before it."""
     i = bisect.bisect_right(cuts, chunk.start)
-    text = document.text
     while i < len(cuts) and cuts[i] < chunk.end:
         if not _only_headings(text, chunk.start, cuts[i], heads):
             return True

@@ -43,21 +43,29 @@ def mark_furniture(pages_lines: list[list[PdfLine]]) -> None:
     sizes = Counter(round(ln.size) for lines in pages_lines for ln in lines)
     body = sizes.most_common(1)[0][0] if sizes else 10
 
-    def signature(ln: PdfLine, top: bool) -> str:
+    def signature(ln: PdfLine, top: bool) -> tuple[str, int | None]:
         # heading-like text must repeat exactly, but for a folio at either end ("2 K. T. Smith",
         # "Guide for authors 3"); plain text may differ in all its numbers
         plain = round(ln.size) <= body and not ln.bold
+        folio = None
         if plain:
             text = _DIGITS.sub("#", ln.text)
         else:
+            edge = _FOLIO_EDGE.search(ln.text)
             bare = _FOLIO_EDGE.sub("", ln.text)
-            text = f"#{bare}" if bare != ln.text and len(bare.split()) >= 2 else ln.text
-        return f"{'t' if top else 'b'}|{round(ln.size)}|{' '.join(text.split())}"
+            if edge and len(bare.split()) >= 2:
+                text, folio = f"#{bare}", int(edge.group().strip())
+            else:
+                text = ln.text
+        return f"{'t' if top else 'b'}|{round(ln.size)}|{' '.join(text.split())}", folio
 
-    counts: Counter[str] = Counter()
-    for cand in zone:
-        for sig in {signature(ln, top) for ln, top in cand}:
-            counts[sig] += 1
+    # a folio counts up with the page: a head repeated "whatever the folio" keeps one offset
+    # between its number and the page's index ("3. Results of Part 2" on page 14 is a heading)
+    offsets: dict[str, Counter[int]] = {}
+    for index, cand in enumerate(zone):
+        for sig, folio in {signature(ln, top) for ln, top in cand}:
+            offsets.setdefault(sig, Counter())[0 if folio is None else folio - index] += 1
+    counts = {sig: seen.most_common(1)[0][1] for sig, seen in offsets.items()}
     n_pages = len(pages_lines)
     marked: list[PdfLine] = []
     for lines, cand in zip(pages_lines, zone, strict=True):
@@ -68,7 +76,7 @@ def mark_furniture(pages_lines: list[list[PdfLine]]) -> None:
             ln.row for ln, _ in cand if _is_page_number(ln, body) and (pieces[ln.row] == 1 or ln.row in apart)
         }
         for ln, top in cand:
-            if ln.row in numbered_rows or (n_pages >= 3 and counts[signature(ln, top)] >= 3):
+            if ln.row in numbered_rows or (n_pages >= 3 and counts[signature(ln, top)[0]] >= 3):
                 marked.append(ln)
     # never take a page's only text, nor most of the document's text: repeated "furniture" that
     # is all there is (the same short text on every page) is the document's text

@@ -121,10 +121,10 @@ def _read(path: Path, name: str, limit: int | None = None) -> bytes:
             raise ParseError(f"{name}: cannot read file ({e.strerror or e})", source=name) from e
 
 
-def read_head(source: str | os.PathLike[str], size: int = _MAX_SNIFF) -> bytes:
+def read_head(source: str | os.PathLike[str], size: int = _MAX_SNIFF, label: str | None = None) -> bytes:
     """Return the first ``size`` bytes of a regular file (see :func:`check_path`)."""
-    path = check_path(source)
-    return _read(path, str(path), size)
+    path = check_path(source, label)
+    return _read(path, label or str(path), size)
 
 
 def read_source(source: str | os.PathLike[str] | bytes, name: str | None = None) -> RawSource:

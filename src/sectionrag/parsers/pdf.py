@@ -40,6 +40,7 @@ from sectionrag.parsers._pdf_toc import find_contents
 from sectionrag.parsers._pdfium import PdfLine, extract_page_lines
 from sectionrag.parsers._plumber_tables import add_ruled_tables
 from sectionrag.parsers._sections import build_sections
+from sectionrag.parsers._source import read_head
 from sectionrag.types import Document
 
 __all__ = ["PdfParser"]
@@ -131,21 +132,10 @@ class PdfParser:
             data: Any = bytes(source)
             label = name or "<bytes>"
             head = data[:1024]
-        elif isinstance(source, (str, os.PathLike)):
-            path = Path(source)
-            label = name or str(path)
-            if not path.exists():
-                raise ParseError(f"{label}: no such file", source=label)
-            if path.is_dir():
-                raise ParseError(f"{label}: is a directory, not a file", source=label)
-            try:
-                with path.open("rb") as fh:
-                    head = fh.read(1024)
-            except OSError as e:
-                raise ParseError(f"{label}: cannot read file ({e.strerror or e})", source=label) from e
-            data = str(path)
-        else:
-            raise TypeError(f"source must be a path or bytes, not {type(source).__name__}")
+        else:  # a path: a regular file (FIFOs and devices refused unopened), or a ParseError
+            head = read_head(source, 1024, name)  # TypeError for anything else
+            label = name or str(Path(source))
+            data = str(Path(source))
         if not head:
             raise ParseError(f"{label}: file is empty (0 bytes)", source=label)
         if b"%PDF-" not in head:
