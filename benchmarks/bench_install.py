@@ -6,8 +6,8 @@ Builds the wheel from this tree, installs it into a fresh virtual environment (P
 first, the version given, as ``make test`` does), first with no extras and then with
 ``[minilm]``, and prints one table: the wheel and sdist sizes, the size of the
 environment's site-packages (and PyTorch's part of it) after each install, and the time
-of ``import sectionrag`` in a new interpreter (median of 9 runs, less the median of an
-empty interpreter's start), with the modules it loads. Runs from a directory outside the
+of ``import sectionrag`` in a new interpreter (``-X importtime``, median of 9 runs), with the
+number of modules it loads. Runs from a directory outside the
 tree, offline.
 """
 
@@ -54,18 +54,25 @@ def mib(n: float) -> str:
 
 
 def import_time(py: str, cwd: Path, env: dict[str, str], runs: int = 9) -> tuple[float, int]:
-    """Median seconds of ``import sectionrag`` beyond an empty start, and the modules it adds."""
+    """Median seconds of ``import sectionrag`` (``-X importtime``, cumulative), and the modules it adds.
 
-    def once(code: str) -> float:
-        t = time.perf_counter()
-        run([py, "-c", code], cwd, env)
-        return time.perf_counter() - t
-
-    base = statistics.median(once("pass") for _ in range(runs))
-    full = statistics.median(once("import sectionrag") for _ in range(runs))
+    ``-X importtime`` times the import inside the interpreter, so the interpreter's own start,
+    which varies most on a loaded machine, is left out.
+    """
+    times = []
+    for _ in range(runs):
+        done = subprocess.run(
+            [py, "-X", "importtime", "-c", "import sectionrag"],
+            cwd=cwd,
+            env=env,
+            capture_output=True,
+            text=True,
+        )
+        line = next(ln for ln in done.stderr.splitlines() if ln.rstrip().endswith("| sectionrag"))
+        times.append(int(line.split("|")[1]) / 1e6)
     probe = "import sys; n = len(sys.modules); import sectionrag; print(len(sys.modules) - n)"
     added = run([py, "-c", probe], cwd, env)
-    return full - base, int(added)
+    return statistics.median(times), int(added)
 
 
 def main() -> int:
