@@ -4,28 +4,28 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
+from types import SimpleNamespace
 from typing import Any
 
 import pytest
 
 import sectionrag.cli.eval as eval_cli
 from sectionrag.cli import main
-from test_eval_retrieval import CountingEmbedder, TinyStore, line_span, tiny_index
+from test_eval_retrieval import CountingEmbedder, line_span, tiny_index
 
 
 @pytest.fixture
 def fake_db(monkeypatch: pytest.MonkeyPatch) -> dict[str, Any]:
-    """Route ``open_store``/``embedder_for_store`` to an in-memory index of DOC_TEXT."""
+    """Route ``open_collection`` to an in-memory index of DOC_TEXT."""
     emb = CountingEmbedder()
     store = tiny_index(emb)
     seen: dict[str, Any] = {"store": store, "embedder": emb, "opened": []}
 
-    def open_store(db: str, collection: str, kind: str = "lancedb") -> TinyStore:
-        seen["opened"].append((db, collection))
-        return store
+    def open_collection(args: Any, *, check: bool = True) -> Any:
+        seen["opened"].append((args.db, args.collection))
+        return SimpleNamespace(store=store, embedder=emb)
 
-    monkeypatch.setattr(eval_cli, "open_store", open_store)
-    monkeypatch.setattr(eval_cli, "embedder_for_store", lambda store, requested, **_: emb)
+    monkeypatch.setattr(eval_cli, "open_collection", open_collection)
     return seen
 
 
@@ -118,11 +118,7 @@ def test_bad_json_line(tmp_path: Path, fake_db: dict[str, Any], capsys: pytest.C
 def test_missing_collection_is_a_clear_error(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    class Empty(TinyStore):
-        def info(self) -> None:  # type: ignore[override]
-            return None
-
-    monkeypatch.setattr(eval_cli, "open_store", lambda db, collection, kind="lancedb": Empty())
+    monkeypatch.chdir(tmp_path)  # no database "nowhere" there
     code = main(["eval", str(good_queries(tmp_path)), "--db", "nowhere"])
     err = capsys.readouterr().err
     assert code == 1

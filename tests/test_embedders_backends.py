@@ -12,10 +12,10 @@ from typing import Any
 
 import numpy as np
 import pytest
-from sectionrag.embedders._hub import ResolvedModel
 
 from sectionrag.embedders import SentenceTransformerEmbedder, _backends, _export, get_embedder, resolve_model
 from sectionrag.embedders._backends import BackendSpec, export_dir, free_threads, parse_spec, split_name
+from sectionrag.embedders._hub import ResolvedModel
 from sectionrag.embedders.sentence_transformers import clear_model_cache
 from sectionrag.errors import ConfigError, MissingDependencyError
 

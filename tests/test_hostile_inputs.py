@@ -292,10 +292,12 @@ def test_password_options(
 
 
 def test_index_takes_a_password(
-    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch, clean_registry: None
 ) -> None:
     emb = HashEmbedder()
-    monkeypatch.setattr("sectionrag.cli.index.embedder_for_store", lambda store, requested, **_: emb)
+    # a new collection gets the HashEmbedder; reopened, the collection finds it by its recorded name
+    monkeypatch.setattr("sectionrag.cli.index.resolve_embedder", lambda requested, **_: emb)
+    sectionrag.register("embedder", emb.name, lambda: emb, replace=True)
     docs = tmp_path / "docs"
     docs.mkdir()
     shutil.copy(ENCRYPTED, docs / "secret.pdf")

@@ -8,6 +8,7 @@ from typing import Any
 
 import pytest
 
+import sectionrag
 from sectionrag.cli import main
 from sectionrag.stores import LanceDBStore
 from sectionrag.testing import HashEmbedder
@@ -16,9 +17,11 @@ KEYS = {"added", "updated", "unchanged", "deleted", "failed", "warnings", "chunk
 
 
 @pytest.fixture(autouse=True)
-def hash_embedder(monkeypatch: pytest.MonkeyPatch) -> HashEmbedder:
+def hash_embedder(monkeypatch: pytest.MonkeyPatch, clean_registry: None) -> HashEmbedder:
+    """New collections get a HashEmbedder; existing ones find it again by its recorded name."""
     emb = HashEmbedder()
-    monkeypatch.setattr("sectionrag.cli.index.embedder_for_store", lambda store, requested, **_: emb)
+    monkeypatch.setattr("sectionrag.cli.index.resolve_embedder", lambda requested, **_: emb)
+    sectionrag.register("embedder", emb.name, lambda: emb, replace=True)
     return emb
 
 

@@ -71,7 +71,15 @@ class EmbeddingError(SectionRagError):
 
 
 class ModelNotAvailableError(EmbeddingError):
-    """Model weights are not available locally and cannot be downloaded."""
+    """Model weights are not available locally and cannot be downloaded, or the model cannot be built here.
+
+    Attributes:
+        model: The model's name (as a collection records it), when known.
+    """
+
+    def __init__(self, message: str, *, model: str | None = None) -> None:
+        super().__init__(message)
+        self.model = model
 
 
 class StoreError(SectionRagError):

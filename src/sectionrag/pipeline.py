@@ -14,12 +14,13 @@ one, so chunk sizes are counted in the tokens the model reads.
 
 from __future__ import annotations
 
+import json
 import logging
 import os
 import threading
 from collections.abc import Iterable, Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, TypeVar
+from typing import TYPE_CHECKING, Any, Literal, TypeVar
 
 from sectionrag import registry
 from sectionrag._checks import (
@@ -166,6 +167,106 @@ class Pipeline:
             embedder=get_embedder(embedder),
             store=registry.create("store", DEFAULT_STORE, db, collection=collection),
         )
+
+    @classmethod
+    def open(
+        cls,
+        db: str | Path,
+        collection: str = DEFAULT_COLLECTION,
+        *,
+        store: str = DEFAULT_STORE,
+        embedder: str | Embedder | None = None,
+        backend: str | None = None,
+        chunker: Chunker | None = None,
+        enricher: Enricher | Literal[False] | None = None,
+        parser: Parser | None = None,
+        batch_size: int = DEFAULT_BATCH_SIZE,
+        check: bool = True,
+    ) -> Pipeline:
+        """Reopen an existing collection with the stages it was built with.
+
+        The collection records, with every indexed source, how its chunks and
+        vectors were made; the embedder, chunker, enricher and parser of the
+        latest run are built again from that record (through the registry), so
+        searching needs no embedder name and indexing more files chunks them
+        as before. Nothing heavy happens here: the model is loaded on the
+        first embedding. A recorded stage that cannot be built here (an LLM
+        enricher, whose client and key are never recorded) searches fine and
+        raises :class:`ConfigError` only when a changed file must go through it.
+
+        Args:
+            db: Directory (or URI) of the database.
+            collection: Collection name.
+            store: Registered store name.
+            embedder: Use this embedder (a name or an Embedder) instead of the recorded one;
+                it must be the model the collection was built with.
+            backend: Run the model on this backend (``torch``, ``onnx``, ``onnx-int8``,
+                ``openvino``) instead of the recorded one (the recorded name carries it:
+                ``model@openvino``). Its query vectors search the collection; the store
+                refuses its vectors when indexing, as they are not the recorded ones.
+            chunker: Use this chunker for new and changed files instead of the recorded one.
+            enricher: Use this enricher instead of the recorded one; ``False``: none.
+            parser: Use this parser instead of the recorded one.
+            batch_size: Chunk texts per embedding call.
+            check: Make sure now that the recorded model can be loaded here and gives
+                vectors of the recorded length (reading its configuration, not its
+                weights). Without it, a missing model is reported on the first embedding.
+
+        Raises:
+            CollectionNotFoundError: the collection does not exist.
+            ModelNotAvailableError: the recorded embedder cannot be built or loaded here;
+                its ``model`` attribute names it.
+            EmbedderMismatchError: ``embedder`` is not the model the collection was built with.
+            ConfigError: an unknown ``backend``.
+        """
+        from sectionrag.embedders import get_embedder
+        from sectionrag.errors import CollectionNotFoundError, EmbedderMismatchError
+        from sectionrag.ingest.fingerprint import config_changes, pipeline_config
+        from sectionrag.ingest.reopen import recorded_settings, restore_embedder, restore_stage, same_model
+
+        opened = registry.create("store", store, db, collection=collection)
+        settings = recorded_settings(opened)
+        if settings is None:
+            listing = getattr(opened, "collections", None)
+            existing = ", ".join(listing()) if callable(listing) else ""
+            raise CollectionNotFoundError(
+                f"collection {collection!r} does not exist in {db} "
+                f"(existing collections: {existing or 'none'}); index documents into it first"
+            )
+        if embedder is None:
+            emb = restore_embedder(settings, backend=backend, check=check)
+        else:
+            emb = get_embedder(embedder) if backend is None else get_embedder(embedder, backend=backend)
+            if check and (not same_model(emb.name, settings.embedder) or emb.dimension != settings.dimension):
+                raise EmbedderMismatchError(
+                    f"collection {collection!r} was built with the embedder {settings.embedder!r} "
+                    f"({settings.dimension} dims), not {emb.name!r}; open it without embedder= "
+                    "to use the recorded one"
+                )
+        recorded = settings.config or {}
+        recorded_emb = recorded.get("embedder")
+        if chunker is None:
+            chunker = restore_stage("chunker", recorded.get("chunker"), emb, recorded_emb)
+        if enricher is None:
+            enricher = restore_stage("enricher", recorded.get("enricher"), emb, recorded_emb)
+        if parser is None:
+            parser = restore_stage("parser", recorded.get("parser", "auto"), emb, recorded_emb)
+        pipe = cls(
+            parser=parser,
+            chunker=chunker,  # None (nothing recorded): the default strategy
+            embedder=emb,
+            store=opened,
+            enricher=enricher or None,
+            batch_size=batch_size,
+        )
+        if settings.config is not None and logger.isEnabledFor(logging.INFO):
+            now = pipeline_config(pipe.parser, pipe.chunker, pipe.enricher, pipe.embedder)
+            changes = config_changes(json.dumps(settings.config), now)
+            if changes:
+                logger.info(
+                    "reopened %r with other settings than recorded: %s", collection, "; ".join(changes)
+                )
+        return pipe
 
     def stages(self) -> Stages:
         """Return the stages as one value, what an ingest runner receives.

@@ -2,7 +2,10 @@
 
 A user's class plugs in by having these methods; nothing needs to be
 inherited. Every protocol is ``runtime_checkable`` so ``isinstance`` gives a
-quick sanity check (it checks method names only, not signatures).
+quick sanity check (it checks method names only, not signatures). The
+protocols come from ``typing_extensions``, whose ``isinstance`` looks members
+up without running them (as Python 3.12 does): checking an embedder never
+evaluates a property such as ``max_tokens``, which could load a model.
 """
 
 from __future__ import annotations
@@ -11,7 +14,9 @@ from collections.abc import Mapping, Sequence
 from contextlib import AbstractContextManager
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Literal, Protocol, Union, runtime_checkable
+from typing import TYPE_CHECKING, Any, Literal, Union
+
+from typing_extensions import Protocol, runtime_checkable
 
 from sectionrag.defaults import DEFAULT_K
 from sectionrag.types import Chunk, Document, SearchResult

@@ -25,6 +25,8 @@ from dataclasses import dataclass, field
 from types import MappingProxyType
 from typing import Any
 
+from sectionrag.enrichment_fields import ENRICHMENT_KEYS
+
 __all__ = ["Chunk", "Document", "PageSpan", "SearchResult", "Section", "content_hash"]
 
 _EMPTY: Mapping[str, Any] = MappingProxyType({})
@@ -299,9 +301,18 @@ class SearchResult:
     chunk_index: int = 0
     metadata: Mapping[str, Any] = field(default_factory=lambda: _EMPTY)
 
+    @property
+    def enrichment(self) -> dict[str, Any]:
+        """The enrichment fields of the hit's chunk (``summary``, ``questions`` ...), if it has any."""
+        return {k: self.metadata[k] for k in ENRICHMENT_KEYS if k in self.metadata}
+
     def to_dict(self) -> dict[str, Any]:
-        """Return the JSON shape of a result in ``sectionrag search --json``."""
-        return {
+        """Return the JSON shape of a result in ``sectionrag search --json``.
+
+        The citation fields, plus ``enrichment`` (see :attr:`enrichment`) when
+        the chunk was enriched.
+        """
+        out: dict[str, Any] = {
             "rank": self.rank,
             "score": self.score,
             "text": self.text,
@@ -313,3 +324,7 @@ class SearchResult:
             "start": self.start,
             "end": self.end,
         }
+        enrichment = self.enrichment
+        if enrichment:
+            out["enrichment"] = enrichment
+        return out

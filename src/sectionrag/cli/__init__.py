@@ -20,7 +20,7 @@ from sectionrag.errors import ConfigError, SectionRagError
 __all__ = ["COMMANDS", "build_parser", "main"]
 
 #: command modules, in the order ``--help`` lists them
-COMMANDS = ("parse", "chunk", "index", "search", "compare", "eval", "demo")
+COMMANDS = ("parse", "chunk", "index", "search", "compare", "eval", "mcp", "demo")
 
 
 class _Parser(argparse.ArgumentParser):
@@ -50,7 +50,16 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    """Run the CLI; returns the exit code."""
+    """Run the CLI; returns the exit code.
+
+    Without ``argv`` (the ``sectionrag`` program, ``python -m sectionrag``) the
+    process is the command's own: lancedb is then imported without pandas,
+    which nothing here hands it (see :mod:`sectionrag.stores._lazy_import`).
+    """
+    if argv is None:
+        from sectionrag.stores._lazy_import import hide_pandas
+
+        hide_pandas()
     parser = build_parser()
     args = parser.parse_args(argv)
     if not getattr(args, "command", None):

@@ -24,9 +24,9 @@ __all__ = [
     "add_password_options",
     "add_search_options",
     "build_parser",
-    "embedder_for_store",
     "emit_json",
     "format_results",
+    "open_collection",
     "open_store",
     "parse_weights",
     "password_from",
@@ -135,19 +135,36 @@ def parse_weights(text: str | None) -> tuple[float, float] | None:
     return vector, text_weight
 
 
-def embedder_for_store(
-    store: Any, requested: str | None, *, default: str = DEFAULT_EMBEDDER, backend: str | None = None
-) -> Any:
-    """Pick the embedder for a collection: the requested one, else the one it records.
+def open_collection(args: Any, *, check: bool = True, **stages: Any) -> Any:
+    """Reopen ``--db``/``--collection``/``--store`` with the stages it records (:meth:`Pipeline.open`).
 
-    A collection that already exists remembers its embedder, backend included,
-    so a user need not repeat ``--embedder``; a different one (another model
-    or backend) is refused later by the store when vectors are written.
+    ``--embedder``, when the command has it and it is given, must name the
+    model the collection was built with; ``--backend`` runs that model on
+    another runtime (searching works; the store refuses its vectors when
+    indexing); ``stages`` replace recorded ones.
+
+    Raises:
+        CollectionNotFoundError: the collection does not exist (the message says how to build it).
     """
-    info = store.info()
-    if requested is None and info is not None:
-        return resolve_embedder(info.embedder, backend=backend)
-    return resolve_embedder(requested, default=default, backend=backend)
+    from sectionrag.errors import CollectionNotFoundError
+    from sectionrag.pipeline import Pipeline
+
+    try:
+        return Pipeline.open(
+            args.db,
+            args.collection,
+            store=args.store,
+            embedder=getattr(args, "embedder", None),
+            backend=getattr(args, "backend", None),
+            check=check,
+            **stages,
+        )
+    except CollectionNotFoundError as e:
+        raise CollectionNotFoundError(
+            f"{e} with `sectionrag index PATH --db {args.db}"
+            + ("" if args.collection == DEFAULT_COLLECTION else f" --collection {args.collection}")
+            + "`"
+        ) from e
 
 
 def format_results(results: list[Any], *, width: int = 100) -> str:

@@ -8,9 +8,8 @@ from typing import Any
 from sectionrag.cli._common import (
     add_collection_options,
     add_search_options,
-    embedder_for_store,
     emit_json,
-    open_store,
+    open_collection,
     parse_weights,
 )
 
@@ -87,7 +86,6 @@ def format_report(report: Any, *, show: int = 10, width: int = 70) -> str:
 def run(args: argparse.Namespace) -> int:
     """Evaluate retrieval and print the metrics."""
     from sectionrag._checks import check_int
-    from sectionrag.errors import CollectionNotFoundError
     from sectionrag.eval.retrieval import evaluate, load_queries
     from sectionrag.pipeline import check_search_options
 
@@ -95,13 +93,8 @@ def run(args: argparse.Namespace) -> int:
     weights = parse_weights(args.weights)
     check_search_options(args.k, args.mode, args.fusion, weights)
     queries = load_queries(args.queries)
-    store = open_store(args.db, args.collection, args.store)
-    if store.info() is None:
-        raise CollectionNotFoundError(
-            f"collection {args.collection!r} does not exist in {args.db}; index documents first "
-            f"with `sectionrag index PATH --db {args.db}`"
-        )
-    embedder = None if args.mode == "text" else embedder_for_store(store, args.embedder)
+    pipe = open_collection(args, check=args.mode != "text")
+    store, embedder = pipe.store, (None if args.mode == "text" else pipe.embedder)
     report = evaluate(
         store,
         queries,

@@ -1,4 +1,9 @@
-"""``sectionrag index``: parse, chunk, (enrich), embed and store files."""
+"""``sectionrag index``: parse, chunk, (enrich), embed and store files.
+
+An existing collection is reopened with :meth:`~sectionrag.Pipeline.open`:
+its recorded embedder, chunker, enricher and parser are used unless an
+option names another. A run over unchanged files loads no model.
+"""
 
 from __future__ import annotations
 
@@ -11,10 +16,12 @@ from sectionrag.cli._common import (
     add_collection_options,
     add_parser_options,
     build_parser,
-    embedder_for_store,
     emit_json,
+    open_collection,
     open_store,
+    password_from,
     progress_enabled,
+    resolve_embedder,
 )
 from sectionrag.defaults import DEFAULT_EMBEDDER, DEFAULT_STRATEGY
 
@@ -36,8 +43,8 @@ def register(sub: Any, common: argparse.ArgumentParser) -> None:
         "--backend",
         default=None,
         choices=("torch", "onnx", "onnx-int8", "openvino"),
-        help="embedding runtime (default: the preset's CPU default on a CPU, torch on a GPU); "
-        "a collection refuses vectors from another backend",
+        help="embedding runtime (default: the one an existing collection records; for a new one the "
+        "preset's CPU default on a CPU, torch on a GPU); a collection refuses vectors from another backend",
     )
     p.add_argument(
         "--strategy",
@@ -56,9 +63,10 @@ def register(sub: Any, common: argparse.ArgumentParser) -> None:
     add_parser_options(p)
     p.add_argument(
         "--enrich",
-        default="none",
+        default=None,
         metavar="MODE",
-        help="none (default); extractive (offline: central sentence, key phrases, dates, fiscal "
+        help="none (the default for a new collection; an existing one keeps its recorded enrichment); "
+        "extractive (offline: central sentence, key phrases, dates, fiscal "
         "periods, amounts, names); llm (summary, questions, entities from --llm-url/--anthropic); "
         "or another registered enricher",
     )
@@ -228,54 +236,64 @@ def estimate(args: argparse.Namespace, pipe: Any) -> int:
     return 0 if not failed else 1
 
 
-def build_chunker(args: argparse.Namespace, store: Any, embedder: Any) -> Any:
-    """Return the chunker of ``--strategy``/``--size``; the collection's settings fill in what is not given.
+def build_chunker(args: argparse.Namespace, recorded: Any) -> Any:
+    """Return the chunker ``--strategy``/``--size`` ask for, or ``None`` when neither is given.
 
-    With neither option, the chunker the collection records is built again
-    (so a re-run re-chunks nothing); with ``--size`` alone, the recorded
-    strategy with that size; for a new collection, the default strategy.
+    ``--size`` alone keeps the collection's recorded strategy and its other
+    settings (``recorded``: the configuration it records, ``None`` for a new
+    collection), else the default strategy.
     """
-    import logging
-
     from sectionrag import registry
-    from sectionrag.ingest.fingerprint import chunker_settings, read_recorded_config, recorded_chunker
+    from sectionrag.ingest.fingerprint import chunker_settings
 
+    if args.strategy is None and args.size is None:
+        return None  # the recorded chunker (Pipeline.open builds it again), else the default
     params: dict[str, Any] = {} if args.size is None else {"size": args.size}
     if args.strategy is not None:
         return registry.create("chunker", args.strategy, **params)
-    config = read_recorded_config(store)
-    if config is not None:
-        if not params:
-            chunker = recorded_chunker(config, embedder)
-            if chunker is not None:
-                return chunker
-        else:
-            settings = chunker_settings(config)
-            if settings is not None:
-                return registry.create("chunker", settings[0], **{**settings[1], **params})
-        logging.getLogger("sectionrag.cli").warning(
-            "the chunker this collection was built with cannot be built again from its record; "
-            "using --strategy %s (give --strategy and --size to choose)",
-            DEFAULT_STRATEGY,
-        )
+    settings = chunker_settings(recorded)
+    if settings is not None:
+        return registry.create("chunker", settings[0], **{**settings[1], **params})
     return registry.create("chunker", DEFAULT_STRATEGY, **params)
+
+
+def _stages(args: argparse.Namespace, recorded: Any) -> dict[str, Any]:
+    """Return the stages the options ask for: chunker, enricher, parser (those not given are left out)."""
+    stages: dict[str, Any] = {}
+    chunker = build_chunker(args, recorded)
+    if chunker is not None:
+        stages["chunker"] = chunker
+    if args.enrich is not None:
+        enricher = build_enricher(args.enrich, args)
+        stages["enricher"] = False if enricher is None else enricher
+    if args.parser is not None or args.tables or password_from(args) is not None:
+        stages["parser"] = build_parser(args)
+    return stages
 
 
 def run(args: argparse.Namespace) -> int:
     """Index the given paths and print a report."""
+    from sectionrag.errors import CollectionNotFoundError
+    from sectionrag.ingest.fingerprint import read_recorded_config
     from sectionrag.ingest.sources import display_source
     from sectionrag.pipeline import Pipeline
 
     started = time.perf_counter()
-    store = open_store(args.db, args.collection, args.store)
-    embedder = embedder_for_store(store, args.embedder, backend=args.backend)
-    pipe = Pipeline(
-        parser=build_parser(args),
-        chunker=build_chunker(args, store, embedder),
-        embedder=embedder,
-        store=store,
-        enricher=build_enricher(args.enrich, args),
-    )
+    recorded = None
+    if args.size is not None and args.strategy is None:  # --size alone: the recorded strategy
+        recorded = read_recorded_config(open_store(args.db, args.collection, args.store))
+    stages = _stages(args, recorded)
+    try:
+        pipe = open_collection(args, **stages)
+    except CollectionNotFoundError:  # a new collection: the options, else the defaults
+        pipe = Pipeline(
+            parser=stages.get("parser") or build_parser(args),
+            chunker=stages.get("chunker"),
+            embedder=resolve_embedder(args.embedder, backend=args.backend),
+            store=open_store(args.db, args.collection, args.store),
+            enricher=stages.get("enricher") or None,
+        )
+    embedder = pipe.embedder
     if args.estimate:
         return estimate(args, pipe)
     report = pipe.ingest(

@@ -1,4 +1,9 @@
-"""``sectionrag search``: query a collection; it remembers its embedder."""
+"""``sectionrag search``: query a collection; it remembers its embedder.
+
+Text-mode search loads no model and imports no torch: the collection is
+reopened with :meth:`~sectionrag.Pipeline.open` without checking the model,
+which is only loaded when the query must be embedded.
+"""
 
 from __future__ import annotations
 
@@ -8,10 +13,9 @@ from typing import Any
 from sectionrag.cli._common import (
     add_collection_options,
     add_search_options,
-    embedder_for_store,
     emit_json,
     format_results,
-    open_store,
+    open_collection,
     parse_weights,
 )
 
@@ -85,33 +89,25 @@ def run(args: argparse.Namespace) -> int:
     import dataclasses
 
     from sectionrag._checks import check_int
-    from sectionrag.errors import CollectionNotFoundError, StoreError
+    from sectionrag.errors import StoreError
     from sectionrag.ingest.sources import display_source
-    from sectionrag.pipeline import check_query, check_search_options, search_store
+    from sectionrag.pipeline import check_query, check_search_options
 
     check_query(args.query, mode=args.mode)
     check_int("-k", args.k, minimum=1)
     weights = parse_weights(args.weights)
     check_search_options(args.k, args.mode, args.fusion, weights)
-    store = open_store(args.db, args.collection, args.store)
-    info = store.info()
-    if info is None:
-        raise CollectionNotFoundError(
-            f"collection {args.collection!r} does not exist in {args.db}; index documents first "
-            f"with `sectionrag index PATH --db {args.db}`"
-        )
-    if info.chunks == 0:
+    pipe = open_collection(args, check=args.mode != "text")
+    info = pipe.store.info()
+    if info is not None and info.chunks == 0:
         raise StoreError(
             f"collection {args.collection!r} in {args.db} is empty; index documents into it with "
             f"`sectionrag index PATH --db {args.db} --collection {args.collection}`"
         )
-    embedder = None if args.mode == "text" else embedder_for_store(store, args.embedder, backend=args.backend)
-    results = search_store(
-        store,
+    results = pipe.search(
         args.query,
-        embedder=embedder,
         k=args.k,
-        where=build_where(args, store),
+        where=build_where(args, pipe.store),
         mode=args.mode,
         fusion=args.fusion,
         weights=weights,

@@ -251,8 +251,7 @@ class _Run:
             f"{len(differ)} source(s) of {where} were indexed with other settings than this run's "
             f"({'; '.join(changes)}); indexing with these would re-chunk and re-embed them. Pass "
             "rechunk=True (command line: --rechunk) to do so, or index with the collection's settings "
-            "(on the command line, no --strategy or --size reuses its chunker; repeat its --enrich, "
-            "--parser and --tables options)"
+            "(Pipeline.open builds them again; on the command line, the options not given keep them)"
         )
 
     def check_sync(self, names: set[str], unread: list[str], *, allow_empty: bool) -> list[str]:

@@ -7,12 +7,14 @@ metadata (keys ``sectionrag.embedder``, ``sectionrag.dimension``,
 
 from __future__ import annotations
 
+import sys
 from types import MappingProxyType
 from typing import TYPE_CHECKING, Any
 
 from sectionrag.errors import MissingDependencyError
 from sectionrag.stores._common import load_metadata
 from sectionrag.stores._lance_enrich import enrichment_fields
+from sectionrag.stores._lazy_import import DEFERRED_PACKAGES, defer_package_body, pandas_hidden
 from sectionrag.types import SearchResult
 
 if TYPE_CHECKING:
@@ -51,9 +53,13 @@ COLUMNS = [
 
 
 def import_lancedb() -> Any:
-    """Import lancedb, or say how to install it."""
+    """Import lancedb, or say how to install it (its REST client's package body deferred)."""
+    if "lancedb" not in sys.modules:
+        for package in DEFERRED_PACKAGES:
+            defer_package_body(package)
     try:
-        import lancedb
+        with pandas_hidden():  # only where the command line asked (see sectionrag.stores._lazy_import)
+            import lancedb
     except ImportError as e:  # pragma: no cover - lancedb is a core dependency
         raise MissingDependencyError(
             'LanceDBStore needs lancedb and pyarrow: pip install "lancedb>=0.20" pyarrow'

@@ -1,0 +1,105 @@
+"""Importing lancedb without running the body of a package only its REST client uses (private).
+
+``import lancedb`` imports ``lance_namespace``, which imports model classes
+from ``lance_namespace_urllib3_client``; the package's ``__init__`` also
+builds every API class of the Lance REST namespace client (pydantic-validated
+methods by the hundred). That body alone took about 1 s of CPU of the ~2 s
+``import lancedb`` cost on the 2-core machine this was measured on, and a
+local database never calls it.
+
+:func:`defer_package_body` puts the package in ``sys.modules`` with its
+``__path__`` set but its ``__init__`` not yet run, so its submodules (the
+models) import as usual; the body runs the first time one of the package's
+own names is looked up (``lance_namespace_urllib3_client.ApiClient``), so
+code that does use the REST client works unchanged, only later. If anything
+about the package is unexpected, nothing is deferred.
+
+:func:`pandas_hidden` is for short-lived processes that never hand pandas
+objects to pyarrow or lancedb (the command line): importing ``pyarrow.dataset``
+imports pandas (about 0.6 s of the rest, only to learn that it exists);
+inside the block ``import pandas`` fails, so pyarrow and lancedb take it as
+not installed. Afterwards it imports again, and pyarrow's conversions that
+need it (``to_pandas``) import it then; only its checks of whether an object
+is a DataFrame keep answering no, which is why a library process never hides it.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import importlib.util
+import sys
+import threading
+from collections.abc import Iterator
+from typing import Any
+
+__all__ = ["DEFERRED_PACKAGES", "defer_package_body", "hide_pandas", "pandas_hidden"]
+
+#: packages whose ``__init__`` body is run on first use of one of its names
+DEFERRED_PACKAGES = ("lance_namespace_urllib3_client",)
+
+#: set by the command line (:func:`hide_pandas`): import lancedb with pandas hidden
+_HIDE_PANDAS = [False]
+
+
+def hide_pandas(hide: bool = True) -> None:
+    """Ask :func:`pandas_hidden` to hide pandas while lancedb is imported in this process."""
+    _HIDE_PANDAS[0] = hide
+
+
+class _Refuse:
+    """A meta path finder that says pandas is not installed (an ImportError, as for a missing package)."""
+
+    @staticmethod
+    def find_spec(name: str, path: Any = None, target: Any = None) -> None:
+        if name == "pandas" or name.startswith("pandas."):
+            raise ModuleNotFoundError(
+                f"No module named {name!r} (hidden while lancedb is imported)", name=name
+            )
+
+
+@contextlib.contextmanager
+def pandas_hidden() -> Iterator[None]:
+    """Make ``import pandas`` fail inside the block, when :func:`hide_pandas` asked and pandas is not in."""
+    if not _HIDE_PANDAS[0] or "pandas" in sys.modules:
+        yield
+        return
+    finder = _Refuse()
+    sys.meta_path.insert(0, finder)
+    try:
+        yield
+    finally:
+        sys.meta_path.remove(finder)
+
+
+def defer_package_body(name: str) -> bool:
+    """Register package ``name`` with its ``__init__`` body deferred; return whether it was.
+
+    Nothing happens (``False``) when the package is imported already, is not
+    installed, or is not a plain package on disk.
+    """
+    if name in sys.modules:
+        return False
+    try:
+        spec = importlib.util.find_spec(name)
+    except (ImportError, ValueError):
+        return False
+    loader = getattr(spec, "loader", None) if spec is not None else None
+    if spec is None or loader is None or not spec.submodule_search_locations or spec.origin is None:
+        return False
+    module = importlib.util.module_from_spec(spec)
+    lock = threading.RLock()
+
+    def __getattr__(attr: str) -> Any:
+        with lock:
+            if module.__dict__.get("__getattr__") is hook:
+                del module.__dict__["__getattr__"]
+                loader.exec_module(module)
+        try:
+            return module.__dict__[attr]
+        except KeyError:
+            raise AttributeError(f"module {name!r} has no attribute {attr!r}") from None
+
+    hook = __getattr__
+    module.__dict__["__getattr__"] = hook
+    sys.modules[name] = module
+    return True
