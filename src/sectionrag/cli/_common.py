@@ -32,6 +32,7 @@ __all__ = [
     "password_from",
     "progress_enabled",
     "resolve_embedder",
+    "storage_options",
 ]
 
 
@@ -47,10 +48,36 @@ def progress_enabled() -> bool:
 
 
 def add_collection_options(p: Any, *, db_help: str = "database directory") -> None:
-    """Add ``--db``, ``--collection`` and ``--store`` (which collection of which store)."""
-    p.add_argument("--db", required=True, help=db_help)
+    """Add ``--db``, ``--collection``, ``--store`` and ``--storage-option`` (which collection, where)."""
+    p.add_argument("--db", required=True, help=f"{db_help}, or s3://, gs://, az:// URI")
     p.add_argument("--collection", default=DEFAULT_COLLECTION, help="collection name (default: %(default)s)")
     p.add_argument("--store", default=DEFAULT_STORE, help="registered store (default: %(default)s)")
+    p.add_argument(
+        "--storage-option",
+        action="append",
+        default=[],
+        metavar="KEY=VALUE",
+        help="object-storage option for --db s3://... (aws_endpoint, aws_region, allow_http, ...); "
+        "repeatable; credentials are better left to the usual environment variables",
+    )
+
+
+def storage_options(args: Any) -> dict[str, str]:
+    """Parse ``--storage-option KEY=VALUE`` flags into a mapping (never echoing a value).
+
+    Raises:
+        ConfigError: a flag without ``=`` or with an empty key.
+    """
+    from sectionrag.errors import ConfigError
+
+    out: dict[str, str] = {}
+    for flag in getattr(args, "storage_option", None) or []:
+        key, sep, value = flag.partition("=")
+        if not sep or not key.strip():
+            shown = key.strip() or "(empty)"
+            raise ConfigError(f"--storage-option takes KEY=VALUE; got one without '=' or key (key {shown!r})")
+        out[key.strip()] = value
+    return out
 
 
 def add_search_options(p: Any, *, k_help: str) -> None:
@@ -115,10 +142,17 @@ def resolve_embedder(name: str | None, *, default: str = DEFAULT_EMBEDDER, backe
     return get_embedder(name or default, backend=backend)
 
 
-def open_store(db: str, collection: str, store: str = DEFAULT_STORE) -> Any:
-    """Open collection ``collection`` of the registered store ``store`` at ``db``."""
+def open_store(
+    db: str, collection: str, store: str = DEFAULT_STORE, options: dict[str, str] | None = None
+) -> Any:
+    """Open collection ``collection`` of the registered store ``store`` at ``db``.
+
+    ``options`` (``--storage-option``) are passed as ``storage_options=`` when given.
+    """
     from sectionrag import registry
 
+    if options:
+        return registry.create("store", store, db, collection=collection, storage_options=options)
     return registry.create("store", store, db, collection=collection)
 
 
@@ -157,6 +191,7 @@ def open_collection(args: Any, *, check: bool = True, **stages: Any) -> Any:
             embedder=getattr(args, "embedder", None),
             backend=getattr(args, "backend", None),
             check=check,
+            storage_options=storage_options(args) or None,
             **stages,
         )
     except CollectionNotFoundError as e:

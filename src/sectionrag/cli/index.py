@@ -10,6 +10,7 @@ from __future__ import annotations
 import argparse
 import sys
 import time
+from pathlib import Path
 from typing import Any
 
 from sectionrag.cli._common import (
@@ -22,6 +23,7 @@ from sectionrag.cli._common import (
     password_from,
     progress_enabled,
     resolve_embedder,
+    storage_options,
 )
 from sectionrag.defaults import DEFAULT_EMBEDDER, DEFAULT_STRATEGY
 
@@ -133,6 +135,32 @@ def register(sub: Any, common: argparse.ArgumentParser) -> None:
         action="store_true",
         help="hash every file, even those whose size and modification time are unchanged",
     )
+    p.add_argument(
+        "--ray",
+        action="store_true",
+        help="distributed ingest on Ray Data: parse and chunk as Ray tasks, embed in an actor pool "
+        "(sectionrag[ray]); files must be readable at the same path on every node",
+    )
+    p.add_argument(
+        "--ray-address",
+        default=None,
+        metavar="ADDR",
+        help="with --ray: the cluster to join (auto, ray://HEAD:10001); default: start a local Ray",
+    )
+    p.add_argument(
+        "--ray-actors",
+        type=int,
+        default=None,
+        metavar="N",
+        help="with --ray: embedding actors (default: one per GPU of the cluster, else 1)",
+    )
+    p.add_argument(
+        "--ray-gpus",
+        type=float,
+        default=None,
+        metavar="G",
+        help="with --ray: GPUs per embedding actor (default: 1 when the cluster has GPUs, else 0)",
+    )
     p.set_defaults(handler=run)
 
 
@@ -151,8 +179,6 @@ def build_enricher(mode: str, args: argparse.Namespace) -> Any:
     Raises:
         ConfigError: unknown mode, or ``llm`` without a URL and model.
     """
-    from pathlib import Path
-
     from sectionrag import registry
     from sectionrag.errors import ConfigError
 
@@ -182,7 +208,7 @@ def build_enricher(mode: str, args: argparse.Namespace) -> Any:
             "--enrich llm needs --llm-url URL and --llm-model NAME (an OpenAI-compatible server: vLLM, "
             "Ollama, llama.cpp, OpenAI) or --anthropic"
         )
-    path = Path(args.db).expanduser() / ENRICH_CACHE
+    path = enrich_cache_path(args.db)
     cache = None if getattr(args, "estimate", False) and not path.exists() else SQLiteCache(path)
     return registry.create(
         "enricher",
@@ -193,6 +219,49 @@ def build_enricher(mode: str, args: argparse.Namespace) -> Any:
         min_tokens=args.enrich_min_tokens,
         embed_summary=embed_summary,
     )
+
+
+def enrich_cache_path(db: str) -> Path:
+    """Return where the LLM enrichment cache of database ``db`` lives.
+
+    In the database's directory; for a database on object storage, in the
+    user's cache directory, one file per database URI.
+    """
+    import hashlib
+    import os
+
+    from sectionrag.stores.lancedb import is_remote
+
+    if not is_remote(db):
+        return Path(db).expanduser() / ENRICH_CACHE
+    base = Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache") / "sectionrag"
+    return base / f"enrichment-{hashlib.sha256(db.encode()).hexdigest()[:16]}.sqlite3"
+
+
+def build_executor(args: argparse.Namespace) -> Any:
+    """Return the executor ``--ray`` asks for (``None``: the local one).
+
+    Raises:
+        ConfigError: a ``--ray-*`` option without ``--ray``.
+    """
+    from sectionrag.errors import ConfigError
+
+    extra = [
+        f
+        for f, v in (
+            ("--ray-address", args.ray_address),
+            ("--ray-actors", args.ray_actors),
+            ("--ray-gpus", args.ray_gpus),
+        )
+        if v is not None
+    ]
+    if not args.ray:
+        if extra:
+            raise ConfigError(f"{', '.join(extra)} needs --ray")
+        return None
+    from sectionrag.ingest.ray_executor import RayExecutor
+
+    return RayExecutor(args.ray_address, embed_actors=args.ray_actors, gpus_per_actor=args.ray_gpus)
 
 
 def estimate(args: argparse.Namespace, pipe: Any) -> int:
@@ -271,6 +340,12 @@ def _stages(args: argparse.Namespace, recorded: Any) -> dict[str, Any]:
     return stages
 
 
+def store_where(store: Any, db: str) -> str:
+    """Return the database as a message shows it: the store's credential-free form if it has one."""
+    where = getattr(store, "where", None)
+    return where if isinstance(where, str) else db
+
+
 def run(args: argparse.Namespace) -> int:
     """Index the given paths and print a report."""
     from sectionrag.errors import CollectionNotFoundError
@@ -279,9 +354,11 @@ def run(args: argparse.Namespace) -> int:
     from sectionrag.pipeline import Pipeline
 
     started = time.perf_counter()
+    executor = build_executor(args)
+    options = storage_options(args) or None
     recorded = None
     if args.size is not None and args.strategy is None:  # --size alone: the recorded strategy
-        recorded = read_recorded_config(open_store(args.db, args.collection, args.store))
+        recorded = read_recorded_config(open_store(args.db, args.collection, args.store, options))
     stages = _stages(args, recorded)
     try:
         pipe = open_collection(args, **stages)
@@ -290,10 +367,10 @@ def run(args: argparse.Namespace) -> int:
             parser=stages.get("parser") or build_parser(args),
             chunker=stages.get("chunker"),
             embedder=resolve_embedder(args.embedder, backend=args.backend),
-            store=open_store(args.db, args.collection, args.store),
+            store=open_store(args.db, args.collection, args.store, options),
             enricher=stages.get("enricher") or None,
         )
-    embedder = pipe.embedder
+    embedder, store = pipe.embedder, pipe.store
     if args.estimate:
         return estimate(args, pipe)
     report = pipe.ingest(
@@ -307,10 +384,11 @@ def run(args: argparse.Namespace) -> int:
         progress=progress_enabled(),
         lock_timeout=args.wait,
         verify=args.verify,
+        executor=executor,
     )
     summary = (
         f"{report.summary()} in {time.perf_counter() - started:.1f} s "
-        f"({embedder.name} -> {args.db}:{args.collection})"
+        f"({embedder.name} -> {store_where(store, args.db)}:{args.collection})"
     )
     if args.json:
         emit_json(report.to_dict(display_source))

@@ -5,7 +5,7 @@ from __future__ import annotations
 import argparse
 from typing import Any
 
-from sectionrag.cli._common import add_collection_options
+from sectionrag.cli._common import add_collection_options, storage_options
 from sectionrag.defaults import DEFAULT_EMBEDDER
 
 __all__ = ["register"]
@@ -54,5 +54,6 @@ def run(args: argparse.Namespace) -> int:
         embedder=args.embedder,
         backend=args.backend,
         preload=args.preload,
+        storage_options=storage_options(args) or None,
     )
     return 0

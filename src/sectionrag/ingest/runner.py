@@ -1,7 +1,11 @@
-"""One ingest run: scan, parse and chunk in a background thread; embed and write in the caller's (private).
+"""One ingest run: decide what changed, have an executor prepare the sources, embed and write (private).
 
-Order of writes for each group of finished documents (``flush``), so that a
-process killed at any moment loses at most the group in flight:
+The run is the same whichever :class:`~sectionrag.ingest.executors.Executor`
+does the per-source work (parsing and chunking here, in a background thread,
+or on a Ray cluster): this module decides what changed, guards the run,
+holds the collection's lock and is the only writer. Order of writes for each
+group of finished documents (``flush``), so that a process killed at any
+moment loses at most the group in flight:
 
 1. new vectors go to the embedding cache (a crash after this re-embeds nothing);
 2. the group's chunks replace those of its sources in one commit
@@ -23,123 +27,48 @@ collection unless ``allow_empty=True``.
 
 from __future__ import annotations
 
-import dataclasses
-import hashlib
 import logging
 import os
-import queue
-import threading
 import time
-from collections.abc import Iterator, Sequence
-from dataclasses import dataclass
+from collections.abc import Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from sectionrag._describe import canonical_json
-from sectionrag.errors import ConfigError, SectionRagError
+from sectionrag.errors import ConfigError
 from sectionrag.ingest.adapter import incremental
+from sectionrag.ingest.executors import Executor, LocalExecutor, Work, parse_ahead_default
 from sectionrag.ingest.fingerprint import (
     config_changes,
     embedder_key,
     fingerprint,
     pipeline_config,
 )
+from sectionrag.ingest.prepare import Failed, Job, Preparer, Ready, Unchanged, expected_id, text_key
 from sectionrag.ingest.report import FailedSource, IngestReport, SourceWarning
 from sectionrag.ingest.sources import (
     ESCAPED_PREFIX,
-    FileState,
     Scan,
-    check_regular,
     display_source,
-    document_hash,
     escape_source,
-    read_file,
     source_name,
     source_os_name,
-    stat_unchanged,
     within,
 )
 from sectionrag.ingest.stages import Stages
-from sectionrag.parsers import AutoParser
 from sectionrag.protocols import IncrementalStore, SourceRecord
-from sectionrag.types import Chunk, Document, content_hash
+from sectionrag.types import Document
 
 if TYPE_CHECKING:
     import numpy as np
     import numpy.typing as npt
 
-__all__ = ["run_ingest", "text_key"]
+__all__ = ["NO_CHUNK", "parse_ahead_default", "run_ingest", "text_key"]
 
 logger = logging.getLogger("sectionrag.ingest")
 
-#: documents parsed ahead of the embedder at most
-_QUEUE_DOCS = 32
 #: finished chunks gathered before they are embedded and written together (one commit)
 _FLUSH_MIN = 512
-#: CPUs from which parsing ahead pays off with an embedder on the CPU
-_AHEAD_CPUS = 4
-
-
-def parse_ahead_default(embedder: Any) -> bool:
-    """Whether parsing in a background thread while embedding is likely to help.
-
-    It does when the embedder runs elsewhere (an accelerator) or spare CPUs
-    exist. On the 2-CPU machine this was measured on, a CPU embedder ran about
-    6 % slower with a parser beside it than parsing in turn, so there it is off.
-    """
-    device = getattr(embedder, "device", None)
-    if isinstance(device, str) and device and not device.startswith("cpu"):
-        return True
-    return (os.cpu_count() or 1) >= _AHEAD_CPUS
-
-
-def text_key(text: str) -> str:
-    """Return the embedding-cache key of a text: 32 hex digits of its sha256."""
-    return hashlib.sha256(text.encode("utf-8", "surrogatepass")).hexdigest()[:32]
-
-
-@dataclass(slots=True)
-class _Ready:
-    """A parsed, chunked source waiting to be embedded and written."""
-
-    source: str
-    chunks: list[Chunk]
-    record: SourceRecord
-    existed: bool
-    replaces: tuple[str, ...] = ()  # sources recorded under an older name (a relative path) of this one
-
-
-@dataclass(slots=True)
-class _Unchanged:
-    source: str
-    refresh: SourceRecord | None = None
-    empty: bool = False  # indexed with no chunk
-
-
-@dataclass(slots=True)
-class _Failed:
-    source: str
-    error: str
-
-
-@dataclass(slots=True)
-class _Crashed:
-    error: BaseException
-
-
-_Prepared = _Ready | _Unchanged | _Failed
-_Event = _Prepared | _Crashed
-
-
-def _reason(e: BaseException) -> str:
-    return " ".join((str(e) or type(e).__name__).split())
-
-
-def _bug(e: BaseException, stage: str) -> str:
-    """One line for an exception that is not one of the package's own: its type, the stage, the message."""
-    text = " ".join(str(e).split())
-    line = f"{type(e).__name__} while {stage}" + (f": {text}" if text else "")
-    return line if len(line) <= 500 else line[:499] + "…"
 
 
 #: what a source with no chunk is reported with
@@ -176,20 +105,12 @@ class _Run:
     """State of one ingest (see the module docstring)."""
 
     def __init__(
-        self,
-        stages: Stages,
-        store: IncrementalStore,
-        report: IngestReport,
-        *,
-        verify: bool,
-        bars: _Bars,
-        parse_ahead: bool,
+        self, stages: Stages, store: IncrementalStore, report: IngestReport, *, verify: bool, bars: _Bars
     ) -> None:
         self.stages = stages
-        self.parse_ahead = parse_ahead
+        self.verify = verify
         self.store = store
         self.report = report
-        self.verify = verify
         self.bars = bars
         self.config = pipeline_config(stages.parser, stages.chunker, stages.enricher, stages.embedder)
         self.config_json = canonical_json(self.config)
@@ -199,13 +120,12 @@ class _Run:
         self.held: dict[str, set[tuple[str, int]]] = {}
         for info in stages.store.documents():
             self.held.setdefault(info.source, set()).add((info.doc_id, info.chunks))
-        self.owners: dict[str, str] = {}  # doc id -> the source that holds it
+        self.owners: dict[str, str] = {}  # doc id -> the source that holds it (claimed anew in the run)
         for source, docs in self.held.items():
             for doc_id, _ in docs:
                 self.owners.setdefault(doc_id, source)
         self.old_configs: set[str] = set()
         self.aliases: dict[str, str] = {}  # source -> the older (relative) name it was recorded under
-        self._stop = threading.Event()
 
     # -- before anything is written ------------------------------------------
     def find_aliases(self, names: set[str]) -> None:
@@ -277,7 +197,7 @@ class _Run:
             )
         return gone
 
-    # -- deciding what changed (background thread) ---------------------------
+    # -- what an executor is given --------------------------------------------
     def _verified(self, rec: SourceRecord) -> bool:
         """Whether the collection holds exactly the chunks the record names."""
         held = self.held.get(rec.source, set())
@@ -286,144 +206,33 @@ class _Run:
     def _same_config(self, rec: SourceRecord) -> bool:
         return rec.config in ("", self.fingerprint)  # "" = a store that keeps no configuration
 
-    def _skip(self, rec: SourceRecord | None, content: str) -> bool:
-        return (
-            rec is not None
-            and rec.content_hash != ""
-            and rec.content_hash == content
-            and self._same_config(rec)
-            and self._verified(rec)
-        )
-
-    def _parse(self, path: Path, name: str, data: bytes) -> Document:
-        parser = self.stages.parser
-        if isinstance(parser, AutoParser):  # it picks by the bytes already read: no second read
-            return parser.parse(data, name=name)
-        return parser.parse(path)
-
-    def prepare(self, name: str, item: Path | Document, times: dict[str, float]) -> _Prepared:
-        """Decide about one source; parse and chunk it if it must be (re-)indexed.
-
-        Any exception raised on the way fails this source alone (the traceback
-        is logged at debug level).
-        """
-        stage = ["reading"]
-        try:
-            return self._prepare(name, item, times, stage)
-        except Exception as e:
-            logger.debug("%s failed while %s", display_source(name), stage[0], exc_info=True)
-            reason = _reason(e) if isinstance(e, SectionRagError) else _bug(e, stage[0])
-            return _Failed(name, reason)
-
-    def _prepare(
-        self, name: str, item: Path | Document, times: dict[str, float], stage: list[str]
-    ) -> _Prepared:
-        t = time.perf_counter()
-
-        def tick(done: str, doing: str = "") -> None:
-            nonlocal t
-            now = time.perf_counter()
-            times[done] = times.get(done, 0.0) + now - t
-            t = now
-            stage[0] = doing or stage[0]
-
+    def job(self, name: str, item: Path | Document) -> Job:
+        """Describe one source with what the collection records of it."""
         rec = self.records.get(name)
         legacy = self.aliases.get(name)
-        if isinstance(item, Document):
-            state = FileState(-1, -1, time.time_ns(), document_hash(item))
-            tick("scan", "chunking")
-            if self._skip(rec, state.content_hash):
-                return _Unchanged(name, empty=rec is not None and rec.chunks == 0)
-            doc = item
-        else:
-            try:
-                st = check_regular(item)
-                trusted = not self.verify and stat_unchanged(st, rec)
-                if trusted and rec is not None and self._skip(rec, rec.content_hash):
-                    tick("scan")
-                    return _Unchanged(name, empty=rec.chunks == 0)
-                state = read_file(item, st)
-            except OSError as e:
-                tick("scan")
-                return _Failed(name, f"{display_source(name)}: {_reason(e)}")
-            tick("scan", "parsing")
-            if rec is not None and self._skip(rec, state.content_hash):
-                if stat_unchanged(st, rec):
-                    return _Unchanged(name, empty=rec.chunks == 0)
-                # same bytes, new mtime (or a racy record): remember the new stat for the fast path
-                fresh = dataclasses.replace(
-                    rec, size=state.size, mtime_ns=state.mtime_ns, checked_ns=state.checked_ns
-                )
-                return _Unchanged(name, fresh, empty=rec.chunks == 0)
-            assert state.data is not None
-            doc = self._parse(item, name, state.data)
-            tick("parse", "chunking")
-            state = dataclasses.replace(state, data=None)
-            if not isinstance(doc, Document):
-                raise TypeError(f"the parser returned {type(doc).__name__}, not a Document")
-        if (
-            rec is not None
-            and rec.content_hash == ""  # a store without records: compare document ids
-            and rec.doc_id in (doc.id, content_hash(doc.id, name))  # (the second: a duplicate's id)
-            and self._same_config(rec)
-            and self._verified(rec)
-        ):
-            return _Unchanged(name, empty=rec.chunks == 0)
-        owner = self.owners.get(doc.id)
-        # same content as another source (not this one's older name): keep the ids apart
-        if owner is not None and owner not in (name, legacy):
-            doc = dataclasses.replace(doc, id=content_hash(doc.id, name))
-        self.owners[doc.id] = name
-        chunks = self.stages.chunker.chunk(doc)
-        _check_chunks(chunks, "chunker")
-        tick("chunk", "enriching")
-        if self.stages.enricher is not None and chunks:
-            chunks = self.stages.enricher.enrich(chunks, doc)
-            _check_chunks(chunks, "enricher")
-            tick("enrich")
-        stray = next((c for c in chunks if c.source != name), None)
-        if stray is not None:
-            chunks = [dataclasses.replace(c, source=name) for c in chunks]
-        old = rec if rec is not None else (self.records.get(legacy) if legacy is not None else None)
-        if old is not None and not self._same_config(old):
-            self.old_configs.add(old.config_json)
-        record = SourceRecord(
-            source=name,
-            doc_id=doc.id,
-            content_hash=state.content_hash,
-            size=state.size,
-            mtime_ns=state.mtime_ns,
-            checked_ns=state.checked_ns,
-            config=self.fingerprint,
-            config_json=self.config_json,
-            chunks=len(chunks),
+        return Job(
+            name=name,
+            item=item,
+            record=rec,
+            verified=rec is not None and self._verified(rec),
+            legacy=legacy,
+            previous=rec if rec is not None else (self.records.get(legacy) if legacy is not None else None),
+            existed=rec is not None or name in self.held or legacy is not None,
         )
-        existed = rec is not None or name in self.held or legacy is not None
-        return _Ready(name, chunks, record, existed=existed, replaces=() if legacy is None else (legacy,))
 
-    def produce(self, items: Sequence[tuple[str, Path | Document]], out: queue.Queue[_Event | None]) -> None:
-        """Background thread: prepare every item, in order, into ``out`` (``None`` ends)."""
-        times: dict[str, float] = {}
-        try:
-            for name, item in items:
-                if self._stop.is_set():
-                    return
-                event = self.prepare(name, item, times)
-                self.bars.update("documents")
-                while not self._stop.is_set():
-                    try:
-                        out.put(event, timeout=0.1)
-                        break
-                    except queue.Full:
-                        continue
-        except BaseException as e:  # handed to the caller's thread, re-raised there
-            out.put(_Crashed(e))
-        finally:
-            for stage, seconds in times.items():
-                self.report._add_time(stage, seconds)
-            out.put(None)
+    def preparer(self) -> Preparer:
+        """Return this run's preparer; it shares ``owners`` with the run (a remote copy does not)."""
+        return Preparer(
+            parser=self.stages.parser,
+            chunker=self.stages.chunker,
+            enricher=self.stages.enricher,
+            fingerprint=self.fingerprint,
+            config_json=self.config_json,
+            verify=self.verify,
+            owners=self.owners,
+        )
 
-    # -- embedding and writing (caller's thread) ------------------------------
+    # -- embedding and writing ---------------------------------------------------
     def _embed(self, texts: Sequence[str]) -> npt.NDArray[np.float32]:
         """Embed ``texts`` in batches of similar length (less padding); rows in the given order."""
         import numpy as np
@@ -438,8 +247,8 @@ class _Run:
             self.bars.update("embedding", len(idx))
         return out
 
-    def flush(self, batch: list[_Ready]) -> None:
-        """Embed (through the cache) and write a group of finished sources."""
+    def flush(self, batch: list[Ready]) -> None:
+        """Embed (through the cache) what the executor did not, and write a group of finished sources."""
         import numpy as np
 
         if not batch:
@@ -447,21 +256,41 @@ class _Run:
         emb = self.stages.embedder
         chunks = [c for r in batch for c in r.chunks]
         keys = [text_key(c.embed_text) for c in chunks]
+        given: dict[str, Any] = {}  # vectors the executor brought, by key
+        computed: dict[str, Any] = {}  # those of them it embedded (the cache lacks them)
+        for r in batch:
+            if r.vectors is None:
+                continue
+            fresh = r.fresh or [False] * len(r.chunks)
+            for chunk, vec, new in zip(r.chunks, r.vectors, fresh, strict=True):
+                key = text_key(chunk.embed_text)
+                given.setdefault(key, vec)
+                if new:
+                    computed.setdefault(key, vec)
         t = time.perf_counter()
-        found = self.store.cached_vectors(self.embedder_key, emb.dimension, keys)
+        wanted = [k for k in keys if k not in given]
+        found = self.store.cached_vectors(self.embedder_key, emb.dimension, wanted) if wanted else {}
         t = self.report._tick("cache", t)
         missing: dict[str, str] = {}
         for key, chunk in zip(keys, chunks, strict=True):
-            if key not in found and key not in missing:
+            if key not in given and key not in found and key not in missing:
                 missing[key] = chunk.embed_text
         if missing:
-            fresh = self._embed(list(missing.values()))
+            fresh_vectors = self._embed(list(missing.values()))
             t = self.report._tick("embed", t)
-            self.store.cache_vectors(self.embedder_key, emb.dimension, list(missing), fresh)
-            found.update(zip(missing, fresh, strict=True))
+            computed.update(zip(missing, fresh_vectors, strict=True))
+        if computed:
+            self.store.cache_vectors(
+                self.embedder_key,
+                emb.dimension,
+                list(computed),
+                np.stack([np.asarray(v, dtype=np.float32) for v in computed.values()]),
+            )
             t = self.report._tick("cache", t)
-        self.report.embedded += len(missing)
-        self.report.cached += sum(1 for k in keys if k not in missing)
+        found.update(given)
+        found.update(computed)
+        self.report.embedded += len(computed)
+        self.report.cached += sum(1 for k in set(keys) if k not in computed)
         vectors = (
             np.stack([np.asarray(found[k], dtype=np.float32) for k in keys])
             if keys
@@ -482,56 +311,59 @@ class _Run:
         self.report.chunks += len(chunks)
         self.bars.update("chunks", len(chunks))
 
-    def _inline(self, items: Sequence[tuple[str, Path | Document]]) -> Iterator[_Prepared]:
-        """Prepare every item in this thread (no parse-ahead)."""
-        times: dict[str, float] = {}
-        try:
-            for name, item in items:
-                yield self.prepare(name, item, times)
-                self.bars.update("documents")
-        finally:
-            for stage, seconds in times.items():
-                self.report._add_time(stage, seconds)
+    def _claim(self, event: Ready, job: Job) -> Ready:
+        """Check the document id ``event`` got against the ids claimed before it in this run.
 
-    def _ahead(self, items: Sequence[tuple[str, Path | Document]]) -> Iterator[_Prepared]:
-        """Prepare items in a background thread, parsing ahead of the caller."""
-        events: queue.Queue[_Event | None] = queue.Queue(maxsize=_QUEUE_DOCS)
-        worker = threading.Thread(
-            target=self.produce, args=(items, events), name="sectionrag-ingest", daemon=True
-        )
-        worker.start()
-        try:
-            while (event := events.get()) is not None:
-                if isinstance(event, _Crashed):
-                    raise event.error
-                yield event
-        finally:
-            self._stop.set()
-            while worker.is_alive():  # unblock a producer waiting on a full queue
-                try:
-                    events.get(timeout=0.1)
-                except queue.Empty:
-                    continue
-            worker.join()
+        A document with the same content as a source before it in the run gets
+        a unique id. An executor preparing elsewhere did not see those claims:
+        such a source is prepared again here, as a local run would have.
+        """
+        if event.natural_id and event.record.doc_id != expected_id(
+            event.natural_id, job.name, job.legacy, self.owners
+        ):
+            again = self.preparer().prepare(job)
+            if not isinstance(again, Ready):  # pragma: no cover - it was ready a moment ago
+                raise RuntimeError(f"{display_source(job.name)} changed while it was being indexed")
+            event = again
+        self.owners[event.record.doc_id] = job.name
+        return event
 
-    def consume(self, items: Sequence[tuple[str, Path | Document]]) -> list[SourceRecord]:
-        """Prepare the items and write what they give, in groups; return records to refresh."""
-        pending: list[_Ready] = []
+    def consume(self, executor: Executor, jobs: Sequence[Job]) -> list[SourceRecord]:
+        """Have ``executor`` prepare the jobs, write what they give in groups; return records to refresh."""
+        pending: list[Ready] = []
         pending_chunks = 0
         refresh: list[SourceRecord] = []
         flush_at = max(_FLUSH_MIN, self.stages.batch_size)
-        events = self._ahead(items) if self.parse_ahead else self._inline(items)
+        work = Work(
+            preparer=self.preparer(),
+            jobs=jobs,
+            embedder=self.stages.embedder,
+            batch_size=self.stages.batch_size,
+            store=self.store,
+            embedder_key=self.embedder_key,
+            progress=self.bars.update,
+        )
+        events = executor.run(work)
         try:
-            for event in events:
-                if isinstance(event, _Failed):
+            for job, event in zip(jobs, events, strict=True):
+                if event.source != job.name:
+                    raise RuntimeError(
+                        f"{type(executor).__name__} returned {event.source!r} where {job.name!r} was due"
+                    )
+                for stage, seconds in event.times.items():
+                    self.report._add_time(stage, seconds)
+                if isinstance(event, Failed):
                     self.report.failed.append(FailedSource(event.source, event.error))
-                elif isinstance(event, _Unchanged):
+                elif isinstance(event, Unchanged):
                     self.report.unchanged.append(event.source)
                     if event.empty:
                         self.report.warnings.append(SourceWarning(event.source, NO_CHUNK))
                     if event.refresh is not None:
                         refresh.append(event.refresh)
                 else:
+                    event = self._claim(event, job)
+                    if event.old_config is not None:
+                        self.old_configs.add(event.old_config)
                     pending.append(event)
                     pending_chunks += len(event.chunks)
                     if pending_chunks >= flush_at:
@@ -543,15 +375,6 @@ class _Run:
             if close is not None:
                 close()
         return refresh
-
-
-def _check_chunks(chunks: Any, stage: str) -> None:
-    """Raise TypeError unless a chunker's or enricher's answer is a list of Chunks."""
-    if not isinstance(chunks, list):
-        raise TypeError(f"the {stage} returned {type(chunks).__name__}, not a list of Chunk")
-    bad = next((c for c in chunks if not isinstance(c, Chunk)), None)
-    if bad is not None:
-        raise TypeError(f"the {stage} returned a {type(bad).__name__} among its chunks, not a Chunk")
 
 
 def _sources(
@@ -591,14 +414,21 @@ def run_ingest(
     verify: bool = False,
     parse_ahead: bool | None = None,
     scan: Scan | None = None,
+    executor: Executor | None = None,
 ) -> IngestReport:
-    """Ingest ``items`` (files and Documents) with ``stages``, in this process.
+    """Ingest ``items`` (files and Documents) with ``stages``.
 
     The arguments mean what they mean for :meth:`~sectionrag.pipeline.Pipeline.ingest`,
     which expands directories into ``items`` and calls this; ``scan`` is what
     that expansion skipped or could not read (reported, and kept by a sync).
+    ``executor`` runs the per-source work (default: a
+    :class:`~sectionrag.ingest.executors.LocalExecutor` with ``parse_ahead``).
     """
     started = time.perf_counter()
+    if executor is None:
+        executor = LocalExecutor(parse_ahead)
+    elif parse_ahead is not None:
+        raise ConfigError("parse_ahead applies to the local executor only")
     report = IngestReport()
     if scan is not None:
         report.failed.extend(scan.failed)
@@ -610,17 +440,17 @@ def run_ingest(
     with store.write_lock(lock_timeout):
         stages.store.ensure_collection(stages.embedder.name, stages.embedder.dimension)
         t = time.perf_counter()
-        ahead = parse_ahead_default(stages.embedder) if parse_ahead is None else parse_ahead
         bars = _Bars(progress, len(named))
         try:
-            run = _Run(stages, store, report, verify=verify, bars=bars, parse_ahead=ahead)
+            run = _Run(stages, store, report, verify=verify, bars=bars)
             run.find_aliases(names)
             if not rechunk:
                 run.check_rechunk(names, sync=sync)
             unread = [] if scan is None else scan.unread
             gone = run.check_sync(names, unread, allow_empty=allow_empty) if sync else []
+            jobs = [run.job(name, item) for name, item in named]
             report._tick("records", t)
-            refresh = run.consume(named)
+            refresh = run.consume(executor, jobs)
         finally:
             bars.close()
         t = time.perf_counter()

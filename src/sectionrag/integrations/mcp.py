@@ -31,7 +31,7 @@ import functools
 import logging
 import threading
 from collections import OrderedDict
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path, PurePath
 from typing import Annotated, Any, Literal, ParamSpec, TypeVar
 
@@ -533,11 +533,13 @@ def open_pipeline(
     store: str = DEFAULT_STORE,
     embedder: str | None = None,
     backend: str | None = None,
+    storage_options: Mapping[str, str] | None = None,
 ) -> Pipeline:
     """Open the collection (:meth:`Pipeline.open`), or prepare a new one built with ``embedder``.
 
     ``backend`` runs the model on that runtime (``torch``, ``onnx``, ``onnx-int8``,
     ``openvino``) instead of the recorded one (a new collection: the preset's default).
+    ``storage_options`` are those of a database on object storage.
 
     A recorded model that cannot be loaded here does not stop the server: the
     calls that need it (vector and hybrid search, indexing changed files)
@@ -550,12 +552,21 @@ def open_pipeline(
     from sectionrag.embedders import get_embedder
 
     try:
-        return Pipeline.open(db, collection, store=store, embedder=embedder, backend=backend, check=False)
+        return Pipeline.open(
+            db,
+            collection,
+            store=store,
+            embedder=embedder,
+            backend=backend,
+            check=False,
+            storage_options=storage_options,
+        )
     except CollectionNotFoundError:
         options = {} if backend is None else {"backend": backend}
+        remote = {"storage_options": dict(storage_options)} if storage_options else {}
         return Pipeline(
             embedder=get_embedder(embedder or DEFAULT_EMBEDDER, **options),
-            store=registry.create("store", store, db, collection=collection),
+            store=registry.create("store", store, db, collection=collection, **remote),
         )
 
 
@@ -602,6 +613,7 @@ def serve(
     embedder: str | None = None,
     backend: str | None = None,
     preload: bool = True,
+    storage_options: Mapping[str, str] | None = None,
 ) -> None:
     """Serve one collection over stdio until the client closes the connection.
 
@@ -612,8 +624,11 @@ def serve(
         embedder: Embedder of a new collection (an existing one keeps its own).
         backend: Embedding runtime (default: the collection's; for a new one, the preset's).
         preload: Load the embedding model in the background right away.
+        storage_options: Options of a database on object storage (``s3://`` ...).
     """
-    pipeline = open_pipeline(db, collection, store=store, embedder=embedder, backend=backend)
+    pipeline = open_pipeline(
+        db, collection, store=store, embedder=embedder, backend=backend, storage_options=storage_options
+    )
     server = create_server(pipeline)
     if preload:
         threading.Thread(target=_warm_up, args=(pipeline,), name="sectionrag-warm-up", daemon=True).start()

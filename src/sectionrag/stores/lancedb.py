@@ -1,4 +1,11 @@
-"""A LanceDB vector store: embedded, in a local directory, one table per collection.
+"""A LanceDB vector store: embedded, in a local directory or on object storage, one table per collection.
+
+The database is a local directory or a URI on object storage (``s3://``,
+``gs://``, ``az://``), opened with ``storage_options`` (credentials, endpoint,
+region: the keys LanceDB takes) or the usual environment variables
+(``AWS_ACCESS_KEY_ID``, ``GOOGLE_APPLICATION_CREDENTIALS``,
+``AZURE_STORAGE_ACCOUNT_NAME`` ...). Storage options are never shown, logged,
+pickled into error messages or written into the collection.
 
 Schema (explicit, pyarrow): ``id``, ``doc_id``, ``source``, ``index``,
 ``text``, ``context``, ``start``, ``end``, ``token_count``, ``section_path``
@@ -35,13 +42,14 @@ Scores, by mode (higher is better):
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-from contextlib import AbstractContextManager
+import re
+from collections.abc import Iterator, Mapping, Sequence
+from contextlib import AbstractContextManager, contextmanager
 from datetime import timedelta
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from sectionrag._checks import check_path
+from sectionrag._checks import check_number, check_path
 from sectionrag.defaults import (
     DEFAULT_COLLECTION,
     DEFAULT_FUSION,
@@ -98,6 +106,7 @@ from sectionrag.stores._lance_write import (
     records_to_arrow,
     vectors_column,
 )
+from sectionrag.stores._lease import DEFAULT_LEASE_SECONDS
 from sectionrag.types import Chunk, SearchResult
 
 if TYPE_CHECKING:
@@ -105,7 +114,63 @@ if TYPE_CHECKING:
     import numpy.typing as npt
     import pyarrow as pa
 
-__all__ = ["SCHEMA_VERSION", "AnnConfig", "IndexState", "LanceDBStore", "chunk_schema"]
+__all__ = [
+    "REMOTE_SCHEMES",
+    "SCHEMA_VERSION",
+    "AnnConfig",
+    "IndexState",
+    "LanceDBStore",
+    "chunk_schema",
+    "is_remote",
+]
+
+#: URI schemes of the object stores a database can live on
+REMOTE_SCHEMES = ("s3", "s3a", "gs", "gcs", "az", "abfs", "abfss", "azure")
+_SCHEME = re.compile(r"^([A-Za-z][A-Za-z0-9+.-]*)://")
+
+
+def is_remote(path: str | Path) -> bool:
+    """Tell whether ``path`` is a URI on object storage (``s3://``, ``gs://``, ``az://``), not a directory.
+
+    Raises:
+        ConfigError: a URI with a scheme no object store answers to (``http://``, ``ftp://``).
+    """
+    if not isinstance(path, str):
+        return False
+    m = _SCHEME.match(path)
+    if m is None:
+        return False
+    scheme = m.group(1).lower()
+    if scheme == "file":
+        return False
+    if scheme not in REMOTE_SCHEMES:
+        raise ConfigError(
+            f"unsupported database URI scheme {scheme!r} in {_shown_uri(path)}; give a directory or "
+            f"one of: {', '.join(s + '://' for s in REMOTE_SCHEMES)}"
+        )
+    return True
+
+
+def _shown_uri(uri: str) -> str:
+    """``uri`` without any credentials written into it (``s3://key:secret@bucket``)."""
+    return re.sub(r"^([A-Za-z][A-Za-z0-9+.-]*://)[^/@]*@", r"\1", uri)
+
+
+def _check_options(options: Mapping[str, Any] | None) -> dict[str, str]:
+    if options is None:
+        return {}
+    if not isinstance(options, Mapping):
+        raise TypeError(f"storage_options must be a mapping of str to str, not {type(options).__name__}")
+    out: dict[str, str] = {}
+    for key, value in options.items():
+        if not isinstance(key, str) or not key:
+            raise TypeError("storage_options keys must be non-empty str")
+        if isinstance(value, bool):
+            value = "true" if value else "false"
+        if not isinstance(value, (str, int, float)):
+            raise TypeError(f"storage option {key!r} must be a str, not {type(value).__name__}")
+        out[key] = str(value)
+    return out
 
 
 class LanceDBStore:
@@ -116,11 +181,19 @@ class LanceDBStore:
     id is already stored (merge on ``id``) and validates everything before it
     writes, so a refused add loses nothing.
 
-    Several stores (collections) can share one database directory.
+    Several stores (collections) can share one database. The store pickles
+    (without its connection), so worker processes can read the embedding cache.
 
     Args:
-        path: Directory of the database (created on first write).
+        path: Directory of the database (created on first write), or a URI on object
+            storage: ``s3://bucket/prefix``, ``gs://bucket/prefix``, ``az://container/prefix``.
         collection: Table name (letters, digits, ``_``, ``-``, ``.``).
+        storage_options: Options of the object store, as LanceDB takes them
+            (``aws_access_key_id``, ``aws_endpoint``, ``aws_region``, ``allow_http``,
+            ``google_service_account``, ``azure_storage_account_name`` ...); without
+            them the usual environment variables are read. Never shown or recorded.
+        lock_ttl: On object storage, seconds the single-writer lease lives without
+            renewal: a writer killed holding it blocks others this long at most.
         ann: When to build the ANN vector index and how to search it.
         fusion: Default hybrid fusion, ``"linear"`` (default) or ``"rrf"``.
         weights: Default ``(vector, text)`` weights of hybrid fusion (``(1, 1)``).
@@ -131,13 +204,24 @@ class LanceDBStore:
         path: str | Path,
         collection: str = DEFAULT_COLLECTION,
         *,
+        storage_options: Mapping[str, str] | None = None,
+        lock_ttl: float = DEFAULT_LEASE_SECONDS,
         ann: AnnConfig | None = None,
         fusion: str = DEFAULT_FUSION,
         weights: tuple[float, float] = DEFAULT_WEIGHTS,
     ) -> None:
-        self.path = Path(check_path("path", path)).expanduser()
+        check_path("path", path)
+        #: whether the database lives on object storage
+        self.remote = is_remote(path)
+        #: the local directory of the database (``None`` on object storage)
+        self.path: Path | None = None if self.remote else Path(path).expanduser()
+        #: the database as LanceDB opens it: a directory or a URI
+        self.uri = str(path).rstrip("/") if self.remote else str(self.path)
+        self._storage_options = _check_options(storage_options)
+        self.lock_ttl = check_number("lock_ttl", lock_ttl, minimum=0.1)
         self.collection = check_collection_name(collection)
         self._db: Any = None
+        self._lease: Any = None
         if ann is not None and not isinstance(ann, AnnConfig):
             raise TypeError(f"ann must be an AnnConfig, not {type(ann).__name__}")
         self.ann = ann or AnnConfig()
@@ -146,29 +230,52 @@ class LanceDBStore:
         self._sources_cache: tuple[int, list[str]] | None = None
 
     def __repr__(self) -> str:
-        return f"LanceDBStore({str(self.path)!r}, collection={self.collection!r})"
+        return f"LanceDBStore({self.where!r}, collection={self.collection!r})"
+
+    @property
+    def where(self) -> str:
+        """The database as shown in messages: its directory or URI (never a credential)."""
+        return _shown_uri(self.uri)
+
+    def __getstate__(self) -> dict[str, Any]:
+        # for worker processes: the connection, caches and the lease stay here
+        state = {k: getattr(self, k) for k in self.__dict__}
+        state.update(_db=None, _lease=None, _sources_cache=None, _fts_checked=False)
+        return state
+
+    def __setstate__(self, state: dict[str, Any]) -> None:
+        self.__dict__.update(state)
 
     # -- connection -------------------------------------------------------
     def _check_directory(self) -> None:
         """Raise StoreError if the database path exists but is not a directory."""
-        if self.path.exists() and not self.path.is_dir():
+        if self.path is not None and self.path.exists() and not self.path.is_dir():
             raise StoreError(
-                f"{self.path} is a file, not a database: a LanceDB database is a directory "
+                f"{self.where} is a file, not a database: a LanceDB database is a directory "
                 "(give a new or existing directory)"
             )
 
     def _connect(self, *, create: bool) -> Any:
         if self._db is None:
             self._check_directory()
-            if not create and not self.path.is_dir():
+            if not create and self.path is not None and not self.path.is_dir():
                 return None
             lancedb = import_lancedb()
             try:
                 # read_consistency_interval=0: always see other writers' latest version
-                self._db = lancedb.connect(str(self.path), read_consistency_interval=timedelta(0))
+                self._db = lancedb.connect(
+                    self.uri,
+                    read_consistency_interval=timedelta(0),
+                    storage_options=self._storage_options or None,
+                )
             except Exception as e:
-                raise StoreError(f"cannot open LanceDB database at {self.path}: {e}") from e
+                raise StoreError(f"cannot open LanceDB database at {self.where}: {_clean(e, self)}") from e
         return self._db
+
+    def _check_lease(self) -> None:
+        """Refuse to write once the lease on a remote collection was lost."""
+        if self._lease is not None:
+            self._lease.check()
 
     def collections(self) -> list[str]:
         """Return the names of the collections in this database, sorted."""
@@ -199,7 +306,7 @@ class LanceDBStore:
         if table is None:
             existing = ", ".join(self.collections()) or "none"
             raise CollectionNotFoundError(
-                f"collection {self.collection!r} does not exist in {self.path} "
+                f"collection {self.collection!r} does not exist in {self.where} "
                 f"(existing collections: {existing}); index documents into it first "
                 "or pick an existing one with --collection"
             )
@@ -211,7 +318,7 @@ class LanceDBStore:
             return meta[META_EMBEDDER].decode("utf-8"), int(meta[META_DIMENSION])
         except (KeyError, ValueError) as e:
             raise StoreError(
-                f"table {self.collection!r} in {self.path} was not created by sectionrag "
+                f"table {self.collection!r} in {self.where} was not created by sectionrag "
                 "(no embedder recorded in its schema); use another collection name"
             ) from e
 
@@ -231,7 +338,9 @@ class LanceDBStore:
                     self.collection, schema=chunk_schema(embedder, dimension), exist_ok=True
                 )
             except Exception as e:
-                raise StoreError(f"cannot create collection {self.collection!r} in {self.path}: {e}") from e
+                raise StoreError(
+                    f"cannot create collection {self.collection!r} in {self.where}: {_clean(e, self)}"
+                ) from e
             ensure_fts(table, fts_columns(table.schema), self.collection)
             ensure_scalar_indexes(table, self.collection)
         check_embedder_record(self.collection, self._read_record(table), embedder, dimension)
@@ -298,7 +407,7 @@ class LanceDBStore:
                 build_vector_index(table, self.ann, state.rows)
                 state = index_state(table)
         except Exception as e:
-            raise StoreError(f"LanceDB failed to optimize {self.collection!r}: {e}") from e
+            raise StoreError(f"LanceDB failed to optimize {self.collection!r}: {_clean(e, self)}") from e
         return state
 
     # -- writing ----------------------------------------------------------
@@ -329,7 +438,9 @@ class LanceDBStore:
         try:
             (table.merge_insert("id").when_matched_update_all().when_not_matched_insert_all().execute(data))
         except Exception as e:
-            raise StoreError(f"LanceDB failed to add {len(chunks)} chunks to {self.collection!r}: {e}") from e
+            raise StoreError(
+                f"LanceDB failed to add {len(chunks)} chunks to {self.collection!r}: {_clean(e, self)}"
+            ) from e
         upkeep(table, self.ann, self.collection)
 
     def delete(self, doc_id: str) -> int:
@@ -345,7 +456,7 @@ class LanceDBStore:
             try:
                 table.delete(predicate)
             except Exception as e:
-                raise StoreError(f"LanceDB failed to delete document {doc_id!r}: {e}") from e
+                raise StoreError(f"LanceDB failed to delete document {doc_id!r}: {_clean(e, self)}") from e
         return n
 
     # -- ingestion: atomic replacement, records, embedding cache, lock ----
@@ -365,23 +476,43 @@ class LanceDBStore:
             try:
                 table = db.create_table(name, schema=schema, exist_ok=True)
             except Exception as e:
-                raise StoreError(f"cannot create table {name!r} in {self.path}: {e}") from e
+                raise StoreError(f"cannot create table {name!r} in {self.where}: {_clean(e, self)}") from e
         return table
 
     def write_lock(self, timeout: float = 0.0) -> AbstractContextManager[None]:
-        """Hold the collection's single-writer lock (a file lock, released even if the process is killed).
+        """Hold the collection's single-writer lock for the ``with`` block.
+
+        In a directory it is a file lock, released by the kernel even if the
+        process is killed. On object storage it is a lease object written with
+        conditional requests and renewed while held; one whose holder was killed
+        is taken over after ``lock_ttl`` seconds (see :mod:`sectionrag.stores._lease`).
 
         Raises:
             IngestError: another process (or thread) holds it after ``timeout`` seconds.
+            MissingDependencyError: on object storage, without ``obstore`` (``sectionrag[cloud]``).
         """
+        what = f"collection {self.collection!r} in {self.where}"
+        if self.remote:
+            return self._remote_lock(what, timeout)
         from sectionrag.stores._lock import file_lock
 
         self._check_directory()
-        return file_lock(
-            self.path / lock_file_name(self.collection),
-            what=f"collection {self.collection!r} in {self.path}",
-            timeout=timeout,
-        )
+        assert self.path is not None
+        return file_lock(self.path / lock_file_name(self.collection), what=what, timeout=timeout)
+
+    @contextmanager
+    def _remote_lock(self, what: str, timeout: float) -> Iterator[None]:
+        from sectionrag.stores._lease import lease_lock, object_store
+
+        bucket = object_store(self.uri, self._storage_options)
+        with lease_lock(
+            bucket, lock_file_name(self.collection), what=what, timeout=timeout, ttl=self.lock_ttl
+        ) as lease:
+            self._lease = lease
+            try:
+                yield
+            finally:
+                self._lease = None
 
     def read_records(self) -> list[SourceRecord]:
         """Return the record of every source indexed into this collection (``[]`` if none)."""
@@ -394,6 +525,7 @@ class LanceDBStore:
         """Upsert ``records`` by source and remove the records of ``delete``, in one commit."""
         if not records and not delete:
             return
+        self._check_lease()
         table = self._internal_table(records_table_name(self.collection), records_schema())
         try:
             if records:
@@ -404,7 +536,9 @@ class LanceDBStore:
             else:
                 table.delete(in_list("source", list(delete)))
         except Exception as e:
-            raise StoreError(f"LanceDB failed to write ingestion records of {self.collection!r}: {e}") from e
+            raise StoreError(
+                f"LanceDB failed to write ingestion records of {self.collection!r}: {_clean(e, self)}"
+            ) from e
 
     def replace_sources(
         self, sources: Sequence[str], chunks: Sequence[Chunk], vectors: npt.NDArray[np.float32]
@@ -427,6 +561,7 @@ class LanceDBStore:
             raise StoreError(f"chunk of source {stray!r} given to replace_sources for other sources")
         if not sources:
             return
+        self._check_lease()
         scope = in_list("source", sorted(wanted))
         try:
             if not chunks:
@@ -441,7 +576,8 @@ class LanceDBStore:
             )
         except Exception as e:
             raise StoreError(
-                f"LanceDB failed to replace the chunks of {len(wanted)} source(s) in {self.collection!r}: {e}"
+                f"LanceDB failed to replace the chunks of {len(wanted)} source(s) in {self.collection!r}: "
+                f"{_clean(e, self)}"
             ) from e
         upkeep(table, self.ann, self.collection)
 
@@ -453,7 +589,9 @@ class LanceDBStore:
         try:
             return read_cached(table, keys)
         except Exception as e:
-            raise StoreError(f"cannot read the embedding cache of {embedder!r} in {self.path}: {e}") from e
+            raise StoreError(
+                f"cannot read the embedding cache of {embedder!r} in {self.where}: {_clean(e, self)}"
+            ) from e
 
     def cache_vectors(
         self, embedder: str, dimension: int, keys: Sequence[str], vectors: npt.NDArray[np.float32]
@@ -463,13 +601,16 @@ class LanceDBStore:
 
         if not keys:
             return
+        self._check_lease()
         schema = cache_schema(embedder, dimension)
         table = self._internal_table(cache_table_name(embedder, dimension), schema)
         data = pa.table({"key": list(keys), "vector": vectors_column(vectors, dimension)}, schema=schema)
         try:
             table.add(data)
         except Exception as e:
-            raise StoreError(f"cannot write the embedding cache of {embedder!r} in {self.path}: {e}") from e
+            raise StoreError(
+                f"cannot write the embedding cache of {embedder!r} in {self.where}: {_clean(e, self)}"
+            ) from e
 
     # -- reading ----------------------------------------------------------
     def documents(self) -> list[DocumentInfo]:
@@ -555,8 +696,8 @@ class LanceDBStore:
             raise
         except Exception as e:
             if raw:
-                raise FilterError(f"LanceDB rejected the filter {where!r}: {e}") from e
-            raise StoreError(f"LanceDB search in {self.collection!r} failed: {e}") from e
+                raise FilterError(f"LanceDB rejected the filter {where!r}: {_clean(e, self)}") from e
+            raise StoreError(f"LanceDB search in {self.collection!r} failed: {_clean(e, self)}") from e
         return [row_result(rank, row, score) for rank, (row, score) in enumerate(scored[:k], start=1)]
 
     def _vector_scored(
@@ -574,3 +715,17 @@ class LanceDBStore:
         columns = fts_columns(table.schema)
         rows = text_rows(table, text, limit, sql, COLUMNS, fts_columns=columns, boosts=fts_boosts(columns))
         return [(r, float(r["_score"])) for r in rows]
+
+
+def _clean(error: BaseException, store: LanceDBStore) -> str:
+    """Return an error's message with the store's secret storage options blanked out, if echoed."""
+    text = " ".join(str(error).split())
+    for key, value in store._storage_options.items():
+        if len(value) >= 4 and _secret_key(key):
+            text = text.replace(value, "***")
+    return text
+
+
+def _secret_key(key: str) -> bool:
+    k = key.lower()
+    return any(w in k for w in ("secret", "key", "token", "password", "sas", "credential", "service_account"))
