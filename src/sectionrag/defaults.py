@@ -21,6 +21,7 @@ __all__ = [
     "DEFAULT_STORE",
     "DEFAULT_STRATEGY",
     "DEFAULT_WEIGHTS",
+    "FUSIONS",
 ]
 
 #: the embedder of a new collection: a registered name, a sentence-transformers model id or a path
@@ -43,9 +44,13 @@ DEFAULT_K: Final = 5
 #: search mode: ``vector`` (cosine), ``text`` (BM25) or ``hybrid`` (both, fused); hybrid beat
 #: vector-only recall@5 for every chunker on benchmarks/retrieval_set (docs/search.md)
 DEFAULT_SEARCH_MODE: Final[Literal["vector", "text", "hybrid"]] = "hybrid"
-#: hybrid fusion: ``linear`` (weighted min-max normalised scores) or ``rrf`` (reciprocal rank fusion);
-#: linear beat vector-only recall@5 for every chunker on benchmarks/eval_data, where RRF did not
-DEFAULT_FUSION: Final = "linear"
+#: the hybrid fusions a store offers (see docs/search.md)
+FUSIONS: Final = ("linear", "rrf", "zscore")
+#: hybrid fusion: ``zscore`` (weighted sum of each ranking's standardised scores), ``linear``
+#: (min-max normalised scores) or ``rrf`` (reciprocal rank fusion); zscore beat linear on recall@5
+#: and span IoU at the default chunk size on the development half of benchmarks/retrieval_set
+#: (docs/search.md)
+DEFAULT_FUSION: Final = "zscore"
 #: hybrid ``(vector, text)`` weights: (1, 1) beat (1, 0.5) and the others tried for every chunker
 #: on the development half of benchmarks/retrieval_set (docs/search.md)
 DEFAULT_WEIGHTS: Final = (1.0, 1.0)
