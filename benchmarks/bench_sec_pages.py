@@ -24,7 +24,8 @@ Measures, per configuration:
 Configurations: ``sectionrag default`` (``Pipeline.default(embedder="minilm")``
 searched with ``Pipeline.search(query)`` and no options) and plain ``fixed``
 512-token chunks with vector search, plus each one's chunks in the other
-mode, so chunking and search can be told apart.
+modes (``hybrid zscore``: hybrid with z-score fusion instead of the default
+min-max fusion), so chunking and search can be told apart.
 
 Vectors are cached with ``bench_retrieval.py``'s cache (``benchmarks/.cache``).
 
@@ -136,8 +137,8 @@ def run(corpus: Path, k: int, max_pages: int) -> tuple[str, dict[str, Any]]:
     env = br.make_env()
     qvecs = env.cache.embed([q.text for q in questions], query=True)
     configs = [
-        ("sectionrag default", br._default_chunks, ("default", "vector")),
-        ("fixed 512", br._strategy("fixed", size=512), ("vector", "hybrid")),
+        ("sectionrag default", br._default_chunks, ("default", "vector", "text", "hybrid zscore")),
+        ("fixed 512", br._strategy("fixed", size=512), ("vector", "hybrid", "hybrid zscore")),
     ]
     rows = []
     with tempfile.TemporaryDirectory(prefix="sectionrag-sec-") as tmp:
@@ -152,6 +153,8 @@ def run(corpus: Path, k: int, max_pages: int) -> tuple[str, dict[str, Any]]:
                 for q, qv in zip(questions, qvecs, strict=True):
                     if mode == "default":
                         hits = br.search_default(store, env.embedder, q.text, qv, k)
+                    elif mode.startswith("hybrid "):  # another fusion than the store's default
+                        hits = store.search(qv, q.text, k=k, mode="hybrid", fusion=mode.split()[1])
                     else:
                         hits = store.search(query_vector=qv, query_text=q.text, k=k, mode=mode)
                     g, n = score(q, hits[:k])

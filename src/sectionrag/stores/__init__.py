@@ -8,9 +8,9 @@ Both implement :class:`~sectionrag.protocols.VectorStore`. Common contract:
 - ``add`` replaces chunks with the same id; it validates before writing.
 - ``search`` scores are "higher is better": cosine similarity for
   ``mode="vector"``, BM25 for ``"text"``, and for ``"hybrid"`` by default
-  ``w_vector * v + w_text * t`` over the standardised (z-score) cosine ``v``
-  and BM25 ``t`` (weights ``(1, 1)``), over min-max normalised ones with
-  ``fusion="linear"``, or reciprocal rank fusion ``w_vector / (60 +
+  ``w_vector * v + w_text * t`` over min-max normalised cosine ``v`` and
+  BM25 ``t`` (weights ``(1, 1)``), over standardised ones with
+  ``fusion="zscore"``, or reciprocal rank fusion ``w_vector / (60 +
   rank_vector) + w_text / (60 + rank_text)`` with ``fusion="rrf"``;
   ``fusion=`` and ``weights=`` per store or per call.
   Searching a collection that does not exist raises

@@ -25,14 +25,15 @@ Scores, by mode (higher is better):
   syntax). Rows written after the index was built are searched too.
 - ``hybrid``: the vector and text rankings (each cut to ``max(k, 50)``)
   fused with weights ``(w_vector, w_text)``, ``(1, 1)`` by default.
-  ``fusion="zscore"`` (default): ``w_vector * v + w_text * t`` where ``v``
-  and ``t`` are the cosine and BM25 scores standardised over each ranking's
-  candidates (minus their mean, over their standard deviation; 0 when a
-  ranking misses the chunk). ``fusion="linear"``: the same sum over scores
-  min-max normalised to ``[0, 1]`` (0 when a ranking misses the chunk), so
-  the best possible score is ``w_vector + w_text``. ``fusion="rrf"``:
-  reciprocal rank fusion ``w_vector / (60 + rank_vector) + w_text / (60 +
-  rank_text)``, a ranking that misses a chunk adds nothing.
+  ``fusion="linear"`` (default): ``w_vector * v + w_text * t`` where ``v``
+  and ``t`` are the cosine and BM25 scores min-max normalised to ``[0, 1]``
+  over each ranking's candidates (0 when a ranking misses the chunk), so the
+  best possible score is ``w_vector + w_text`` (2). ``fusion="zscore"``: the
+  same sum over scores standardised over each ranking's candidates (minus
+  their mean, over their standard deviation; 0 when a ranking misses the
+  chunk). ``fusion="rrf"``: reciprocal rank fusion ``w_vector / (60 +
+  rank_vector) + w_text / (60 + rank_text)``, a ranking that misses a chunk
+  adds nothing.
 """
 
 from __future__ import annotations
@@ -124,7 +125,7 @@ class LanceDBStore:
         path: Directory of the database (created on first write).
         collection: Table name (letters, digits, ``_``, ``-``, ``.``).
         ann: When to build the ANN vector index and how to search it.
-        fusion: Default hybrid fusion, ``"zscore"`` (default), ``"linear"`` or ``"rrf"``.
+        fusion: Default hybrid fusion, ``"linear"`` (default), ``"zscore"`` or ``"rrf"``.
         weights: Default ``(vector, text)`` weights of hybrid fusion (``(1, 1)``).
     """
 
@@ -507,7 +508,7 @@ class LanceDBStore:
             where: A structured mapping (see :mod:`sectionrag.stores._filters`)
                 or, for experts, a raw LanceDB SQL predicate string used as is.
             mode: ``vector``, ``text`` or ``hybrid``.
-            fusion: Hybrid fusion for this call (``zscore``, ``linear`` or ``rrf``; default: the store's).
+            fusion: Hybrid fusion for this call (``linear``, ``zscore`` or ``rrf``; default: the store's).
             weights: ``(vector, text)`` hybrid weights for this call (default: the store's).
             exact: Search vectors by brute force even when an ANN index exists.
 

@@ -10,9 +10,9 @@ Scores, by mode:
   tokens, no stemming; only chunks sharing a word with the query are returned.
 - ``hybrid``: the vector and text rankings (each cut to ``max(k, 50)``)
   fused with weights ``(w_vector, w_text)``, ``(1, 1)`` by default: by
-  default (``fusion="zscore"``) the weighted sum of each ranking's scores
-  standardised over its candidates, with ``fusion="linear"`` min-max
-  normalised instead (best possible ``w_vector + w_text``), or with
+  default (``fusion="linear"``) the weighted sum of each ranking's scores
+  min-max normalised over its candidates (best possible ``w_vector +
+  w_text``), with ``fusion="zscore"`` standardised instead, or with
   ``fusion="rrf"`` reciprocal rank fusion ``sum(w / (60 + rank))`` (see
   :mod:`sectionrag.stores.lancedb`).
 """
@@ -100,7 +100,7 @@ class InMemoryStore:
 
     Args:
         collection: Name reported by :meth:`info`.
-        fusion: Default hybrid fusion, ``"zscore"`` (default), ``"linear"`` or ``"rrf"``.
+        fusion: Default hybrid fusion, ``"linear"`` (default), ``"zscore"`` or ``"rrf"``.
         weights: Default ``(vector, text)`` weights of hybrid fusion (``(1, 1)``).
     """
 
