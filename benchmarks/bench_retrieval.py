@@ -24,11 +24,14 @@ chunks count in full). Queries are split into a ``dev`` half (used to choose
 the defaults) and a ``test`` half (only reported); both are shown.
 
 Vectors are cached per text in ``benchmarks/.cache/retrieval`` (git-ignored),
-so a second run embeds only new chunks.
+so a second run embeds only new chunks; the unquantised backends of one model
+(torch, onnx, openvino) share the cache, since they agree to about 4e-5.
 
     python benchmarks/bench_retrieval.py                  # all configurations; writes docs/benchmarks.md
     python benchmarks/bench_retrieval.py --only "section" --no-write --split dev
     python benchmarks/bench_retrieval.py --list
+    python benchmarks/bench_retrieval.py --only chonkie --no-write --json more.json   # some now ...
+    python benchmarks/bench_retrieval.py --only section --json a.json --merge more.json  # ... one table
 """
 
 from __future__ import annotations
@@ -235,14 +238,27 @@ def configs() -> list[Config]:
 # -- embedding with a cache ---------------------------------------------------------------
 
 
+def cache_name(embedder_name: str) -> str:
+    """The name vectors are cached under: the model, without an unquantised backend's suffix.
+
+    torch, onnx and openvino run the same weights and agree to about 4e-5 per
+    vector component (docs/benchmarks.md, embedding backends), so they share
+    vectors; a quantised backend (``@onnx-int8``) keeps its own.
+    """
+    from sectionrag.embedders._backends import split_name
+
+    model, spec = split_name(embedder_name)
+    return model if spec is None or spec.quantize is None else embedder_name
+
+
 class VectorCache:
-    """Vectors of one embedder keyed by the sha1 of the embedded text, in .npy shards."""
+    """Vectors of one model keyed by the sha1 of the embedded text, in .npz shards."""
 
     def __init__(self, embedder: Any) -> None:
         import numpy as np
 
         self.embedder = embedder
-        self.dir = CACHE / hashlib.sha1(embedder.name.encode()).hexdigest()[:12]
+        self.dir = CACHE / hashlib.sha1(cache_name(embedder.name).encode()).hexdigest()[:12]
         self.dir.mkdir(parents=True, exist_ok=True)
         self.vectors: dict[str, Any] = {}
         for shard in sorted(self.dir.glob("*.npz")):
@@ -492,6 +508,13 @@ def main(argv: list[str] | None = None) -> int:
         help="report one split (default: dev and test tables)",
     )
     p.add_argument("--json", default=None, metavar="FILE", help="write per-query results to FILE")
+    p.add_argument(
+        "--merge",
+        nargs="+",
+        default=[],
+        metavar="FILE",
+        help="add the results saved by earlier runs' --json to the tables (configurations not re-run)",
+    )
     p.add_argument("--no-write", action="store_true", help="do not update docs/benchmarks.md")
     p.add_argument("--list", action="store_true", help="list the configurations and exit")
     args = p.parse_args(argv)
@@ -524,6 +547,12 @@ def main(argv: list[str] | None = None) -> int:
             except ImportError as e:
                 skipped.append(f"{cfg.label}: {e}")
                 print(f"  skip {cfg.label}: {e}", file=sys.stderr)
+    ran = {(r["label"], r["mode"]) for r in result}
+    for path in args.merge:
+        saved = json.loads(Path(path).read_text(encoding="utf-8"))
+        result += [r for r in saved if (r["label"], r["mode"]) not in ran]
+    order = {c.label: i for i, c in enumerate(configs())}
+    result.sort(key=lambda r: order.get(r["label"], len(order)))  # table order, whatever ran when
     splits = [args.split] if args.split else ["dev", "test"]
     text = "\n\n".join(
         table(
@@ -544,7 +573,7 @@ def main(argv: list[str] | None = None) -> int:
     print(text)
     if args.json:
         Path(args.json).write_text(json.dumps(result) + "\n", encoding="utf-8")
-    if not args.no_write and not args.only:
+    if not args.no_write and (not args.only or args.merge):
         write_doc(text)
     return 0
 

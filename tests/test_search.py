@@ -10,7 +10,7 @@ import pytest
 
 from sectionrag.errors import CollectionNotFoundError, ConfigError
 from sectionrag.stores import InMemoryStore, LanceDBStore
-from sectionrag.stores._common import fuse, linear, rrf
+from sectionrag.stores._common import fuse, linear, rrf, zscore
 from sectionrag.testing import HashEmbedder
 from sectionrag.types import Chunk, Document
 
@@ -108,6 +108,30 @@ def test_linear_fusion_normalises_each_ranking() -> None:
     assert linear([[("x", 3.0)], []], [0.5, 0.5]) == [("x", 0.5)]  # a lone candidate counts as best
 
 
+def test_zscore_fusion_standardises_each_ranking() -> None:
+    # vector scores 0.9, 0.5, 0.1: mean 0.5, sd 0.3266; text 12, 2: mean 7, sd 5
+    fused = dict(zscore([[("a", 0.9), ("b", 0.5), ("c", 0.1)], [("c", 12.0), ("a", 2.0)]], [1.0, 1.0]))
+    sd = (0.32 / 3) ** 0.5
+    assert fused == pytest.approx({"a": 0.4 / sd - 1.0, "b": 0.0, "c": -0.4 / sd + 1.0})
+    # a key missing from a ranking gets that ranking's mean (0), not its worst score
+    only_text = dict(zscore([[("a", 0.9), ("b", 0.1)], [("c", 3.0), ("b", 1.0)]], [1.0, 1.0]))
+    assert only_text["c"] == pytest.approx(1.0) and only_text["a"] == pytest.approx(1.0)
+    assert zscore([[("x", 3.0)], []], [0.5, 0.5]) == [("x", 0.5)]  # a lone candidate counts as 1
+    weighted = [k for k, _ in zscore([[("a", 0.9), ("b", 0.1)], [("b", 5.0), ("a", 1.0)]], [1.0, 2.0])]
+    assert weighted == ["b", "a"]
+
+
+def test_zscore_fusion_does_not_reward_the_worst_of_a_ranking() -> None:
+    # "c" is the vector ranking's worst candidate and the text ranking's best: min-max fusion
+    # puts it level with "a" (0 + 1); z-scores count how far below its ranking's mean it is
+    vec = [("a", 0.9), ("b", 0.5), ("c", 0.1)]
+    text = [("c", 5.0), ("d", 4.9), ("e", 0.1)]
+    by_linear = [k for k, _ in fuse(vec, text, "linear", (1.0, 1.0))]
+    by_z = [k for k, _ in fuse(vec, text, "zscore", (1.0, 1.0))]
+    assert by_linear[:2] == ["a", "c"]
+    assert by_z == ["a", "d", "b", "c", "e"]
+
+
 def test_fuse_with_a_zero_weight_keeps_the_other_ranking() -> None:
     vec = [("a", 0.9), ("b", 0.8), ("c", 0.7)]
     text = [("c", 5.0), ("d", 4.0)]
@@ -149,7 +173,7 @@ def test_each_mode_scores_as_documented(kind: str, tmp_path: Path) -> None:
     text = store.search(query_text="receipt", k=6, mode="text")
     assert {h.chunk_id for h in text} == {chunks[0].id, chunks[2].id}  # only chunks holding the term
     assert all(h.score > 0 for h in text)
-    hyb = store.search(q, "refund receipt order", k=6, mode="hybrid")  # linear, weights (1, 1)
+    hyb = store.search(q, "refund receipt order", k=6, mode="hybrid", fusion="linear")  # weights (1, 1)
     assert hyb[0].chunk_id == chunks[2].id
     assert hyb[0].score == pytest.approx(2.0)  # first in both rankings: 1 * 1 + 1 * 1
     assert all(0 <= h.score <= 2.0 + 1e-9 for h in hyb)
@@ -157,7 +181,11 @@ def test_each_mode_scores_as_documented(kind: str, tmp_path: Path) -> None:
     assert rrf_hits[0].chunk_id == chunks[2].id
     assert rrf_hits[0].score == pytest.approx(2 / 61)
     assert all(h.score <= 2 / 61 + 1e-12 for h in rrf_hits)
-    for hits in (vec, text, hyb, rrf_hits):
+    assert store.search(q, "refund receipt order", k=6, mode="hybrid") == hyb  # the default: linear (1, 1)
+    z_hits = store.search(q, "refund receipt order", k=6, mode="hybrid", fusion="zscore")
+    assert z_hits[0].chunk_id == chunks[2].id
+    assert z_hits[0].score > 1.0  # above both rankings' means
+    for hits in (vec, text, hyb, rrf_hits, z_hits):
         assert [h.rank for h in hits] == list(range(1, len(hits) + 1))
         assert [h.score for h in hits] == sorted((h.score for h in hits), reverse=True)
 
@@ -171,15 +199,18 @@ def test_hybrid_weights_and_linear_fusion(kind: str, tmp_path: Path) -> None:
     assert [h.chunk_id for h in vec_only] == vec
     text_first = store.search(q, "shelves Monday", k=6, mode="hybrid", weights=(0, 1))
     assert [h.chunk_id for h in text_first][: len(text)] == text
-    half = store.search(q, "shelves Monday", k=6, mode="hybrid", weights=(0.5, 0.5))
-    full = store.search(q, "shelves Monday", k=6, mode="hybrid", weights=(1, 1))
-    assert [h.chunk_id for h in half] == [h.chunk_id for h in full]  # only the ratio matters
-    assert [h.score * 2 for h in half] == pytest.approx([h.score for h in full])
-    for fusion in ("rrf", "linear"):
+    for fusion in ("zscore", "linear"):
+        half = store.search(q, "shelves Monday", k=6, mode="hybrid", fusion=fusion, weights=(0.5, 0.5))
+        full = store.search(q, "shelves Monday", k=6, mode="hybrid", fusion=fusion, weights=(1, 1))
+        assert [h.chunk_id for h in half] == [h.chunk_id for h in full]  # only the ratio matters
+        assert [h.score * 2 for h in half] == pytest.approx([h.score for h in full])
+    for fusion in ("rrf", "linear", "zscore"):
         a = store.search(q, "shelves Monday", k=6, mode="hybrid", fusion=fusion, weights=(1, 0.5))
         b = store.search(q, "shelves Monday", k=6, mode="hybrid", fusion=fusion, weights=(2, 1))
         assert [h.chunk_id for h in a] == [h.chunk_id for h in b]
-    lin = store.search(emb.embed_query(TEXTS[2]), "refund receipt order", k=6, mode="hybrid", weights=(1, 1))
+    lin = store.search(
+        emb.embed_query(TEXTS[2]), "refund receipt order", k=6, mode="hybrid", fusion="linear", weights=(1, 1)
+    )
     assert lin[0].chunk_id == chunks[2].id and lin[0].score == pytest.approx(2.0)
     assert all(0.0 <= h.score <= 2.0 + 1e-9 for h in lin)
 

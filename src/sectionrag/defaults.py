@@ -21,6 +21,7 @@ __all__ = [
     "DEFAULT_STORE",
     "DEFAULT_STRATEGY",
     "DEFAULT_WEIGHTS",
+    "FUSIONS",
 ]
 
 #: the embedder of a new collection: a registered name, a sentence-transformers model id or a path
@@ -43,8 +44,11 @@ DEFAULT_K: Final = 5
 #: search mode: ``vector`` (cosine), ``text`` (BM25) or ``hybrid`` (both, fused); hybrid beat
 #: vector-only recall@5 for every chunker on benchmarks/retrieval_set (docs/search.md)
 DEFAULT_SEARCH_MODE: Final[Literal["vector", "text", "hybrid"]] = "hybrid"
-#: hybrid fusion: ``linear`` (weighted min-max normalised scores) or ``rrf`` (reciprocal rank fusion);
-#: linear beat vector-only recall@5 for every chunker on benchmarks/eval_data, where RRF did not
+#: the hybrid fusions a store offers (see docs/search.md)
+FUSIONS: Final = ("linear", "rrf", "zscore")
+#: hybrid fusion: ``linear`` (weighted min-max normalised scores), ``zscore`` (standardised scores)
+#: or ``rrf`` (reciprocal rank fusion); zscore led linear by 0.005 recall@5 on benchmarks/retrieval_set
+#: but lost 0.03 of evidence pages on the SEC 10-Q PDFs, so linear stays (docs/search.md)
 DEFAULT_FUSION: Final = "linear"
 #: hybrid ``(vector, text)`` weights: (1, 1) beat (1, 0.5) and the others tried for every chunker
 #: on the development half of benchmarks/retrieval_set (docs/search.md)

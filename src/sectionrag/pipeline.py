@@ -524,7 +524,7 @@ def search_store(
         k: How many results.
         where: A structured filter (``{"source": "report.pdf"}``) or raw expression.
         mode: ``vector`` (cosine), ``text`` (full-text) or ``hybrid`` (both, fused).
-        fusion: Hybrid fusion, ``linear`` or ``rrf`` (default: the store's).
+        fusion: Hybrid fusion, ``linear``, ``zscore`` or ``rrf`` (default: the store's).
         weights: Hybrid ``(vector, text)`` weights (default: the store's).
         query_vector: The query embedded beforehand (say, a batch of queries at once).
 

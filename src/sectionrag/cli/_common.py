@@ -16,6 +16,7 @@ from sectionrag.defaults import (
     DEFAULT_SEARCH_MODE,
     DEFAULT_STORE,
     DEFAULT_WEIGHTS,
+    FUSIONS,
 )
 
 __all__ = [
@@ -90,7 +91,7 @@ def add_search_options(p: Any, *, k_help: str) -> None:
         help="search mode (default: %(default)s)",
     )
     p.add_argument(
-        "--fusion", choices=("rrf", "linear"), default=None, help=f"hybrid fusion (default: {DEFAULT_FUSION})"
+        "--fusion", choices=FUSIONS, default=None, help=f"hybrid fusion (default: {DEFAULT_FUSION})"
     )
     p.add_argument(
         "--weights",

@@ -416,7 +416,7 @@ def evaluate(
         k: Results retrieved and scored per query.
         mode: ``vector``, ``text`` or ``hybrid``.
         where: A filter passed to every search (structured mapping or raw expression).
-        fusion: Hybrid fusion, ``linear`` or ``rrf`` (default: the store's).
+        fusion: Hybrid fusion, ``linear``, ``zscore`` or ``rrf`` (default: the store's).
         weights: Hybrid ``(vector, text)`` weights (default: the store's).
         batch_size: Queries embedded per call.
         query_vectors: Query vectors computed beforehand (row ``i`` for query ``i``),

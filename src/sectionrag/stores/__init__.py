@@ -9,9 +9,10 @@ Both implement :class:`~sectionrag.protocols.VectorStore`. Common contract:
 - ``search`` scores are "higher is better": cosine similarity for
   ``mode="vector"``, BM25 for ``"text"``, and for ``"hybrid"`` by default
   ``w_vector * v + w_text * t`` over min-max normalised cosine ``v`` and
-  BM25 ``t`` (weights ``(1, 1)``), or reciprocal rank fusion
-  ``w_vector / (60 + rank_vector) + w_text / (60 + rank_text)`` with
-  ``fusion="rrf"``; ``fusion=`` and ``weights=`` per store or per call.
+  BM25 ``t`` (weights ``(1, 1)``), over standardised ones with
+  ``fusion="zscore"``, or reciprocal rank fusion ``w_vector / (60 +
+  rank_vector) + w_text / (60 + rank_text)`` with ``fusion="rrf"``;
+  ``fusion=`` and ``weights=`` per store or per call.
   Searching a collection that does not exist raises
   :class:`~sectionrag.errors.CollectionNotFoundError`; an empty one returns ``[]``.
 - Structured ``where`` filters (a mapping; see :data:`FILTER_FIELDS`)::

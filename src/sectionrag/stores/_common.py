@@ -9,6 +9,7 @@ from collections.abc import Hashable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any, TypeVar
 
 from sectionrag._checks import check_int
+from sectionrag.defaults import FUSIONS
 from sectionrag.errors import ConfigError, EmbedderMismatchError, StoreError
 from sectionrag.types import Chunk
 
@@ -27,11 +28,10 @@ __all__ = [
     "fuse",
     "load_metadata",
     "rrf",
+    "zscore",
 ]
 
 MODES = ("vector", "text", "hybrid")
-#: ways of fusing the vector and text rankings in ``mode="hybrid"``
-FUSIONS = ("rrf", "linear")
 #: the ``k`` constant of reciprocal rank fusion
 RRF_K = 60
 #: each ranking fused by hybrid search is cut to this many hits (or ``k`` if larger)
@@ -192,6 +192,33 @@ def linear(rankings: Sequence[Sequence[tuple[K, float]]], weights: Sequence[floa
     return sorted(fused.items(), key=lambda kv: -kv[1])
 
 
+def _z_scores(scored: Sequence[tuple[K, float]]) -> dict[K, float]:
+    if not scored:
+        return {}
+    values = [s for _, s in scored]
+    mean = sum(values) / len(values)
+    sd = math.sqrt(sum((v - mean) ** 2 for v in values) / len(values))
+    if sd <= 1e-12:
+        return {key: 1.0 for key, _ in scored}
+    return {key: (s - mean) / sd for key, s in scored}
+
+
+def zscore(rankings: Sequence[Sequence[tuple[K, float]]], weights: Sequence[float]) -> list[tuple[K, float]]:
+    """Fuse scored rankings by a weighted sum of z-scores.
+
+    Each ranking's scores are standardised over its own candidates (minus
+    their mean, over their standard deviation; a single candidate or
+    all-equal scores give 1); a key missing from a ranking gets 0 there, the
+    ranking's mean. Returns ``(key, score)`` best first; ties keep first-seen
+    order.
+    """
+    fused: dict[K, float] = {}
+    for ranking, w in zip(rankings, weights, strict=True):
+        for key, value in _z_scores(ranking).items():
+            fused[key] = fused.get(key, 0.0) + w * value
+    return sorted(fused.items(), key=lambda kv: -kv[1])
+
+
 def check_fusion(fusion: Any, weights: Any) -> tuple[str, tuple[float, float]]:
     """Validate a hybrid fusion method and its ``(vector, text)`` weights; return them normalised.
 
@@ -224,6 +251,8 @@ def fuse(
     """Fuse a vector and a text ranking (``(key, score)`` best first) as ``fusion`` says."""
     if fusion == "linear":
         return linear([vector, text], weights)
+    if fusion == "zscore":
+        return zscore([vector, text], weights)
     return rrf([[key for key, _ in vector], [key for key, _ in text]], weights=weights)
 
 

@@ -35,9 +35,12 @@ Scores, by mode (higher is better):
   ``fusion="linear"`` (default): ``w_vector * v + w_text * t`` where ``v``
   and ``t`` are the cosine and BM25 scores min-max normalised to ``[0, 1]``
   over each ranking's candidates (0 when a ranking misses the chunk), so the
-  best possible score is ``w_vector + w_text`` (2). ``fusion="rrf"``:
-  reciprocal rank fusion ``w_vector / (60 + rank_vector) + w_text / (60 +
-  rank_text)``, a ranking that misses a chunk adds nothing.
+  best possible score is ``w_vector + w_text`` (2). ``fusion="zscore"``: the
+  same sum over scores standardised over each ranking's candidates (minus
+  their mean, over their standard deviation; 0 when a ranking misses the
+  chunk). ``fusion="rrf"``: reciprocal rank fusion ``w_vector / (60 +
+  rank_vector) + w_text / (60 + rank_text)``, a ranking that misses a chunk
+  adds nothing.
 """
 
 from __future__ import annotations
@@ -195,7 +198,7 @@ class LanceDBStore:
         lock_ttl: On object storage, seconds the single-writer lease lives without
             renewal: a writer killed holding it blocks others this long at most.
         ann: When to build the ANN vector index and how to search it.
-        fusion: Default hybrid fusion, ``"linear"`` (default) or ``"rrf"``.
+        fusion: Default hybrid fusion, ``"linear"`` (default), ``"zscore"`` or ``"rrf"``.
         weights: Default ``(vector, text)`` weights of hybrid fusion (``(1, 1)``).
     """
 
@@ -646,7 +649,7 @@ class LanceDBStore:
             where: A structured mapping (see :mod:`sectionrag.stores._filters`)
                 or, for experts, a raw LanceDB SQL predicate string used as is.
             mode: ``vector``, ``text`` or ``hybrid``.
-            fusion: Hybrid fusion for this call (``rrf`` or ``linear``; default: the store's).
+            fusion: Hybrid fusion for this call (``linear``, ``zscore`` or ``rrf``; default: the store's).
             weights: ``(vector, text)`` hybrid weights for this call (default: the store's).
             exact: Search vectors by brute force even when an ANN index exists.
 

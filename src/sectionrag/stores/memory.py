@@ -12,8 +12,9 @@ Scores, by mode:
   fused with weights ``(w_vector, w_text)``, ``(1, 1)`` by default: by
   default (``fusion="linear"``) the weighted sum of each ranking's scores
   min-max normalised over its candidates (best possible ``w_vector +
-  w_text``), or with ``fusion="rrf"`` reciprocal rank fusion
-  ``sum(w / (60 + rank))`` (see :mod:`sectionrag.stores.lancedb`).
+  w_text``), with ``fusion="zscore"`` standardised instead, or with
+  ``fusion="rrf"`` reciprocal rank fusion ``sum(w / (60 + rank))`` (see
+  :mod:`sectionrag.stores.lancedb`).
 """
 
 from __future__ import annotations
@@ -99,7 +100,7 @@ class InMemoryStore:
 
     Args:
         collection: Name reported by :meth:`info`.
-        fusion: Default hybrid fusion, ``"linear"`` (default) or ``"rrf"``.
+        fusion: Default hybrid fusion, ``"linear"`` (default), ``"zscore"`` or ``"rrf"``.
         weights: Default ``(vector, text)`` weights of hybrid fusion (``(1, 1)``).
     """
 
