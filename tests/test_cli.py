@@ -148,3 +148,24 @@ def test_demo_prints_ranked_section_cited_results(capsys: pytest.CaptureFixture[
     assert out.count("Q: ") == 5 and "§ " in out
     refund = out.split("Q: Can I return a product?")[1].split("Q: ")[0]
     assert "Refund Policy" in refund.splitlines()[2]
+
+
+def test_a_closed_pipe_ends_the_command_quietly(tmp_path: Path) -> None:
+    """``sectionrag parse BIG --json | head -c 100``: no traceback, no error line."""
+    big = tmp_path / "big.md"
+    big.write_text(
+        "".join(f"# Part {i}\n\nSome text of part {i}.\n\n" for i in range(20_000)), encoding="utf-8"
+    )
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join(sys.path)}
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "sectionrag", "parse", str(big), "--json"],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        env=env,
+    )
+    assert proc.stdout is not None and proc.stderr is not None
+    assert len(proc.stdout.read(100)) == 100
+    proc.stdout.close()  # the reader goes away, as `head` does
+    err = proc.stderr.read().decode()
+    assert proc.wait(timeout=120) == 141
+    assert "Traceback" not in err and "Broken pipe" not in err, err

@@ -9,8 +9,10 @@ message, traceback only with ``--debug``), 2 bad usage.
 from __future__ import annotations
 
 import argparse
+import contextlib
 import importlib
 import logging
+import os
 import sys
 from collections.abc import Sequence
 
@@ -75,6 +77,13 @@ def main(argv: Sequence[str] | None = None) -> int:
     except KeyboardInterrupt:
         print("sectionrag: interrupted", file=sys.stderr)
         return 130
+    except BrokenPipeError:
+        # the reader went away (`sectionrag search ... | head`): stop quietly, as Unix tools do;
+        # stdout is pointed at /dev/null so the interpreter's final flush raises nothing either
+        with contextlib.suppress(OSError, ValueError):
+            devnull = os.open(os.devnull, os.O_WRONLY)
+            os.dup2(devnull, sys.stdout.fileno())
+        return 141
     except ConfigError as e:
         if args.debug:
             raise
