@@ -1,0 +1,147 @@
+"""Turning the located entries of a PDF's printed contents into headings at their contents level."""
+
+from __future__ import annotations
+
+from collections import Counter
+
+from sectionrag.parsers._pdf_headings import Candidate, numbering_order
+from sectionrag.parsers._pdf_title import has_prose
+from sectionrag.parsers._pdf_toc import CONTENTS_TITLES, Contents, TocEntry
+from sectionrag.parsers._pdfium import PdfLine
+from sectionrag.parsers._sections import normalize_title
+from sectionrag.parsers.headings import classify, is_all_caps, normalize_for_match
+
+__all__ = ["apply_contents"]
+
+# front matter a book or thesis sets before its contents, each a section of its own
+_FRONT_MATTER = frozenset(
+    {
+        "abstract",
+        "dedication",
+        "acknowledgments",
+        "acknowledgements",
+        "acknowledgment",
+        "acknowledgement",
+        "preface",
+        "foreword",
+        "publications",
+        "summary",
+        "executive summary",
+    }
+)
+
+
+def _face(c: Candidate) -> tuple[float, bool, bool]:
+    return (round(c.size * 2) / 2, c.bold, is_all_caps(c.title))
+
+
+def _body_of(pages: list[list[PdfLine]]) -> float:
+    sizes: Counter[float] = Counter()
+    for lines in pages:
+        for ln in lines:
+            sizes[round(ln.size * 2) / 2] += len(ln.text)
+    return sizes.most_common(1)[0][0] if sizes else 10.0
+
+
+def _nest_by_face(located: list[TocEntry]) -> None:
+    """Move an unnumbered entry one level down when its heading is set like the level below.
+
+    A contents may list front matter flat (``Notices``, ``Trademarks``,
+    ``Preface``, ``Authors`` all at the margin) while the pages set
+    ``Trademarks`` in the face of the ``1.1`` sections, not in the face of
+    ``Notices`` and the chapters: it is a section of the entry above it.
+    """
+    faces = [(round(max(ln.size for ln in e.heading) * 2) / 2, e.heading[-1].bold) for e in located]
+    by_level: dict[int, Counter[tuple[float, bool]]] = {}
+    for e, face in zip(located, faces, strict=True):
+        by_level.setdefault(e.level, Counter())[face] += 1
+    parent: TocEntry | None = None
+    for e, face in zip(located, faces, strict=True):
+        own, deeper = by_level[e.level], by_level.get(e.level + 1)
+        style = classify(e.title)
+        numbered = style is not None and style.kind not in ("caps", "alpha")
+        if (
+            not numbered
+            and deeper
+            and parent is not None
+            and parent.level == e.level
+            and own.most_common(1)[0][0] != face
+            and deeper.most_common(1)[0][0] == face
+            and own[face] < 0.5 * sum(own.values())
+        ):
+            e.level += 1
+            continue
+        if own.most_common(1)[0][0] == face:
+            parent = e
+
+
+def apply_contents(
+    candidates: list[Candidate], contents: Contents, pages: list[list[PdfLine]]
+) -> list[Candidate]:
+    """Make the located contents entries headings at their contents level.
+
+    Used when at least half of the entries were found on their pages. Headings
+    on pages before the first contents page (a cover, a title page) are
+    dropped, except a contents entry found there and the usual front matter
+    (``Abstract``, ``Dedication``, ``Acknowledgments``, ``Preface`` ...); so are the contents pages'
+    own lines, except their title (``Contents``). Returns the new candidates
+    in page order.
+    """
+    located = contents.located
+    if not located or len(located) < 0.5 * len(contents.entries):
+        return candidates
+    _nest_by_face(located)
+    owner: dict[int, Candidate] = {id(ln): c for c in candidates for ln in c.lines}
+    removed: set[int] = set()
+    added: list[Candidate] = []
+    for entry in located:
+        first = entry.heading[0]
+        page = entry.page_index if entry.page_index is not None else first.page
+        c = owner.get(id(first))
+        if c is None:
+            for ln in entry.heading:
+                if id(ln) in owner:
+                    removed.add(id(owner[id(ln)]))
+            title = normalize_title(" ".join(ln.text for ln in entry.heading))
+            order, numbered = numbering_order(title)
+            last = entry.heading[-1]
+            c = Candidate(
+                list(entry.heading),
+                title,
+                max(ln.size for ln in entry.heading),
+                last.bold,
+                order,
+                numbered,
+                page,
+                pages[page].index(first),
+                last.italic,
+            )
+            added.append(c)
+        c.toc_level = entry.level
+        for ln in c.lines:
+            ln.role = "heading"
+    first_contents = min(contents.pages)
+    keep_pages = set(contents.pages)
+    # front matter is set like the headings after the contents: a heading on a page of text before
+    # the contents, in a face that headings after the contents use, is a section ("Zusammenfassung")
+    body = _body_of(pages)
+    later_faces = {_face(c) for c in [*candidates, *added] if c.page > max(contents.pages)}
+    # (not the first page: a cover, a filing's cover page, a title page with its text)
+    first_page = next((i for i, lines in enumerate(pages) if lines), 0)
+    prose_pages = {i for i in range(first_page + 1, first_contents) if has_prose(pages[i], body)}
+    out: list[Candidate] = []
+    for c in [*candidates, *added]:
+        if id(c) in removed:
+            continue
+        if c.toc_level is None:
+            # (a word or three: "Zusammenfassung", "List of Figures"; a title page's title is longer)
+            front = normalize_for_match(c.title) in _FRONT_MATTER or (
+                c.page in prose_pages and _face(c) in later_faces and len(c.title.split()) <= 3
+            )
+            if c.page < first_contents and not front:
+                continue
+            if c.page in keep_pages and normalize_for_match(c.title) not in CONTENTS_TITLES:
+                continue
+        out.append(c)
+    out.sort(key=lambda c: (c.page, c.index))
+    return out
