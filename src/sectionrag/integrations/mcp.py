@@ -31,7 +31,7 @@ import functools
 import logging
 import threading
 from collections import OrderedDict
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Mapping
 from pathlib import Path, PurePath
 from typing import Annotated, Any, Literal, ParamSpec, TypeVar
 
@@ -39,24 +39,42 @@ from sectionrag.defaults import DEFAULT_COLLECTION, DEFAULT_EMBEDDER, DEFAULT_SE
 from sectionrag.errors import CollectionNotFoundError, ConfigError, MissingDependencyError, SectionRagError
 from sectionrag.pipeline import Pipeline
 from sectionrag.protocols import IncrementalStore
-from sectionrag.types import Document, SearchResult, Section
+from sectionrag.types import Document, SearchResult
 
 try:
     from mcp.server.mcpserver import MCPServer
     from mcp.server.mcpserver.exceptions import ToolError
     from mcp.types import ToolAnnotations
-    from pydantic import BaseModel, Field
+    from pydantic import Field
+
+    from sectionrag.integrations._mcp_results import (
+        DocumentEntry,
+        DocumentList,
+        FailedFile,
+        Hit,
+        IndexResult,
+        IndexWarning,
+        Outline,
+        SearchResponse,
+        SectionNode,
+        SectionText,
+    )
+    from sectionrag.integrations._mcp_sections import find_section, is_ancestor, section_node
 except ImportError as e:  # pragma: no cover - exercised without the extra installed
     raise MissingDependencyError(
         'sectionrag.integrations.mcp needs the MCP Python SDK (mcp>=2): pip install "sectionrag[mcp]"'
     ) from e
 
 __all__ = [
+    "DocumentEntry",
     "DocumentList",
+    "FailedFile",
     "Hit",
     "IndexResult",
+    "IndexWarning",
     "Outline",
     "SearchResponse",
+    "SectionNode",
     "SectionText",
     "SectionragTools",
     "create_server",
@@ -73,7 +91,6 @@ DEFAULT_SECTION_CHARS = 20_000
 MAX_SECTION_CHARS = 200_000
 #: parsed documents kept for outline / read_section
 _PARSED_CACHE = 8
-_SEP = " > "
 
 INSTRUCTIONS = (
     "sectionrag indexes documents (PDF, Markdown, HTML, text) by their sections and searches them. "
@@ -82,122 +99,6 @@ INSTRUCTIONS = (
     "when a search hit is not enough. `list_documents` shows what is indexed; `index` adds or "
     "refreshes files (unchanged files are skipped)."
 )
-
-
-# -- results ---------------------------------------------------------------------------
-
-
-class Hit(BaseModel):
-    """One search result: the chunk's text and where it comes from."""
-
-    rank: int = Field(description="1 for the best result")
-    score: float = Field(description="higher is better (cosine for vector, BM25 for text, fused for hybrid)")
-    text: str = Field(description="the chunk's text, exactly as in the document")
-    source: str = Field(description="the indexed document (its path)")
-    section_path: list[str] = Field(
-        description="section titles from the top of the document down to the chunk"
-    )
-    page_start: int | None = Field(description="first page of the chunk (None for documents without pages)")
-    page_end: int | None = Field(description="last page of the chunk")
-    start: int = Field(description="character offset where the chunk starts in the document's text")
-    end: int = Field(description="character offset where the chunk ends")
-    doc_id: str = Field(description="id of the indexed document")
-    enrichment: dict[str, Any] | None = Field(
-        default=None, description="summary, questions, keywords, dates ... when the collection was enriched"
-    )
-
-
-class SearchResponse(BaseModel):
-    """The results of one search, best first."""
-
-    query: str
-    mode: str = Field(description="the search mode used")
-    results: list[Hit]
-
-
-class FailedFile(BaseModel):
-    """A file that could not be indexed."""
-
-    source: str
-    error: str
-
-
-class IndexWarning(BaseModel):
-    """A file that did not fail the call but needs a look (a document with no chunk, a skipped link)."""
-
-    source: str
-    message: str
-
-
-class IndexResult(BaseModel):
-    """What an index call did."""
-
-    added: list[str] = Field(description="files indexed for the first time")
-    updated: list[str] = Field(description="files whose content changed and were indexed again")
-    unchanged: int = Field(description="files skipped because nothing changed")
-    failed: list[FailedFile] = Field(description="files that could not be read or parsed")
-    warnings: list[IndexWarning] = Field(
-        default_factory=list, description="files indexed with no text to search, entries skipped unread"
-    )
-    chunks: int = Field(description="chunks written")
-    seconds: float
-
-
-class SectionNode(BaseModel):
-    """A section of a document and the sections under it."""
-
-    title: str
-    level: int = Field(description="1 for top-level sections")
-    path: list[str] = Field(description="titles from the top of the document down to this section")
-    page_start: int | None
-    page_end: int | None
-    start: int = Field(description="character offset of the heading")
-    end: int = Field(description="character offset where the section (subsections included) ends")
-    children: list[SectionNode] = Field(default_factory=list)
-
-
-SectionNode.model_rebuild()
-
-
-class Outline(BaseModel):
-    """A document's section tree."""
-
-    source: str
-    doc_id: str
-    chars: int = Field(description="length of the document's text")
-    pages: int = Field(description="number of pages (0 for documents without pages)")
-    sections: list[SectionNode] = Field(description="top-level sections, each with its subsections")
-
-
-class SectionText(BaseModel):
-    """The full text of one section (its subsections included)."""
-
-    source: str
-    path: list[str]
-    title: str
-    page_start: int | None
-    page_end: int | None
-    start: int
-    end: int
-    text: str
-    truncated: bool = Field(description="whether the text was cut at max_chars")
-
-
-class DocumentEntry(BaseModel):
-    """One indexed document."""
-
-    source: str
-    doc_id: str
-    chunks: int
-
-
-class DocumentList(BaseModel):
-    """What the collection holds."""
-
-    collection: str
-    embedder: str | None = Field(description="the embedding model the collection was built with")
-    chunks: int
-    documents: list[DocumentEntry]
 
 
 # -- the tools ---------------------------------------------------------------------------
@@ -219,10 +120,6 @@ def _tool_errors(fn: Callable[P, R]) -> Callable[P, R]:
             raise ToolError(" ".join((str(e) or type(e).__name__).split())) from e
 
     return wrapper
-
-
-def _normalise(text: str) -> str:
-    return " ".join(text.split()).casefold()
 
 
 class SectionragTools:
@@ -418,8 +315,8 @@ class SectionragTools:
         roots: list[SectionNode] = []
         stack: list[SectionNode] = []
         for s in doc.sections:  # in document order: a section's parent is the nearest open ancestor
-            node = _section_node(s)
-            while stack and not _is_ancestor(stack[-1].path, s.path):
+            node = section_node(s)
+            while stack and not is_ancestor(stack[-1].path, s.path):
                 stack.pop()
             (stack[-1].children if stack else roots).append(node)
             stack.append(node)
@@ -456,7 +353,7 @@ class SectionragTools:
         their subsections one by one instead.
         """
         doc = self._document(self._one_source(source))
-        found = _find_section(doc.sections, section)
+        found = find_section(doc.sections, section)
         text = doc.text[found.start : found.end]
         return SectionText(
             source=doc.source,
@@ -484,43 +381,6 @@ class SectionragTools:
             chunks=0 if info is None else info.chunks,
             documents=docs,
         )
-
-
-def _section_node(s: Section) -> SectionNode:
-    return SectionNode(
-        title=s.title,
-        level=s.level,
-        path=list(s.path),
-        page_start=s.page_start,
-        page_end=s.page_end,
-        start=s.start,
-        end=s.end,
-    )
-
-
-def _is_ancestor(path: Sequence[str], of: Sequence[str]) -> bool:
-    return len(path) < len(of) and tuple(of[: len(path)]) == tuple(path)
-
-
-def _find_section(sections: Sequence[Section], wanted: str) -> Section:
-    """Find a section by its path (titles joined by ``" > "``) or its title; case and spacing are ignored."""
-    if not sections:
-        raise ConfigError("this document has no sections (no headings were found); search it instead")
-    key = _normalise(wanted)
-    by_path = [s for s in sections if _normalise(_SEP.join(s.path)) == key]
-    if by_path:
-        return by_path[0]
-    by_title = [s for s in sections if _normalise(s.title) == key]
-    if len(by_title) == 1:
-        return by_title[0]
-    if by_title:
-        paths = "; ".join(_SEP.join(s.path) for s in by_title[:10])
-        raise ConfigError(f"several sections are titled {wanted!r}; give the path of one: {paths}")
-    tail = [s for s in sections if _normalise(_SEP.join(s.path)).endswith(key)]
-    if len(tail) == 1:
-        return tail[0]
-    shown = "; ".join(_SEP.join(s.path) for s in sections[:15])
-    raise ConfigError(f"no section {wanted!r} in this document; its sections include: {shown} (see outline)")
 
 
 # -- the server ---------------------------------------------------------------------------

@@ -45,10 +45,8 @@ Scores, by mode (higher is better):
 
 from __future__ import annotations
 
-import re
-from collections.abc import Iterator, Mapping, Sequence
-from contextlib import AbstractContextManager, contextmanager
-from datetime import timedelta
+from collections.abc import Mapping, Sequence
+from contextlib import AbstractContextManager
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -59,7 +57,7 @@ from sectionrag.defaults import (
     DEFAULT_K,
     DEFAULT_WEIGHTS,
 )
-from sectionrag.errors import CollectionNotFoundError, ConfigError, FilterError, StoreError
+from sectionrag.errors import ConfigError, FilterError, StoreError
 from sectionrag.protocols import CollectionInfo, DocumentInfo, SearchMode, SourceRecord, Where
 from sectionrag.stores._common import (
     HYBRID_CANDIDATES,
@@ -76,11 +74,8 @@ from sectionrag.stores._filters import compile_sql, parse_where, resolve_sources
 from sectionrag.stores._lance_enrich import check_list_columns, fts_boosts, fts_columns
 from sectionrag.stores._lance_schema import (
     COLUMNS,
-    META_DIMENSION,
-    META_EMBEDDER,
     SCHEMA_VERSION,
     chunk_schema,
-    import_lancedb,
     row_result,
 )
 from sectionrag.stores._lance_search import (
@@ -94,6 +89,14 @@ from sectionrag.stores._lance_search import (
     text_rows,
     upkeep,
     vector_rows,
+)
+from sectionrag.stores._lance_tables import (
+    REMOTE_SCHEMES,
+    LanceTables,
+    check_storage_options,
+    is_remote,
+    redact,
+    shown_uri,
 )
 from sectionrag.stores._lance_write import (
     INTERNAL_PREFIX,
@@ -115,7 +118,6 @@ from sectionrag.types import Chunk, SearchResult
 if TYPE_CHECKING:
     import numpy as np
     import numpy.typing as npt
-    import pyarrow as pa
 
 __all__ = [
     "REMOTE_SCHEMES",
@@ -127,56 +129,8 @@ __all__ = [
     "is_remote",
 ]
 
-#: URI schemes of the object stores a database can live on
-REMOTE_SCHEMES = ("s3", "s3a", "gs", "gcs", "az", "abfs", "abfss", "azure")
-_SCHEME = re.compile(r"^([A-Za-z][A-Za-z0-9+.-]*)://")
 
-
-def is_remote(path: str | Path) -> bool:
-    """Tell whether ``path`` is a URI on object storage (``s3://``, ``gs://``, ``az://``), not a directory.
-
-    Raises:
-        ConfigError: a URI with a scheme no object store answers to (``http://``, ``ftp://``).
-    """
-    if not isinstance(path, str):
-        return False
-    m = _SCHEME.match(path)
-    if m is None:
-        return False
-    scheme = m.group(1).lower()
-    if scheme == "file":
-        return False
-    if scheme not in REMOTE_SCHEMES:
-        raise ConfigError(
-            f"unsupported database URI scheme {scheme!r} in {_shown_uri(path)}; give a directory or "
-            f"one of: {', '.join(s + '://' for s in REMOTE_SCHEMES)}"
-        )
-    return True
-
-
-def _shown_uri(uri: str) -> str:
-    """``uri`` without any credentials written into it (``s3://key:secret@bucket``)."""
-    return re.sub(r"^([A-Za-z][A-Za-z0-9+.-]*://)[^/@]*@", r"\1", uri)
-
-
-def _check_options(options: Mapping[str, Any] | None) -> dict[str, str]:
-    if options is None:
-        return {}
-    if not isinstance(options, Mapping):
-        raise TypeError(f"storage_options must be a mapping of str to str, not {type(options).__name__}")
-    out: dict[str, str] = {}
-    for key, value in options.items():
-        if not isinstance(key, str) or not key:
-            raise TypeError("storage_options keys must be non-empty str")
-        if isinstance(value, bool):
-            value = "true" if value else "false"
-        if not isinstance(value, (str, int, float)):
-            raise TypeError(f"storage option {key!r} must be a str, not {type(value).__name__}")
-        out[key] = str(value)
-    return out
-
-
-class LanceDBStore:
+class LanceDBStore(LanceTables):
     """A :class:`~sectionrag.protocols.VectorStore` backed by embedded LanceDB.
 
     Nothing is created until :meth:`ensure_collection`; reading a database
@@ -220,7 +174,7 @@ class LanceDBStore:
         self.path: Path | None = None if self.remote else Path(path).expanduser()
         #: the database as LanceDB opens it: a directory or a URI
         self.uri = str(path).rstrip("/") if self.remote else str(self.path)
-        self._storage_options = _check_options(storage_options)
+        self._storage_options = check_storage_options(storage_options)
         self.lock_ttl = check_number("lock_ttl", lock_ttl, minimum=0.1)
         self.collection = check_collection_name(collection)
         self._db: Any = None
@@ -238,7 +192,7 @@ class LanceDBStore:
     @property
     def where(self) -> str:
         """The database as shown in messages: its directory or URI (never a credential)."""
-        return _shown_uri(self.uri)
+        return shown_uri(self.uri)
 
     def __getstate__(self) -> dict[str, Any]:
         # for worker processes: the connection, caches and the lease stay here
@@ -248,37 +202,6 @@ class LanceDBStore:
 
     def __setstate__(self, state: dict[str, Any]) -> None:
         self.__dict__.update(state)
-
-    # -- connection -------------------------------------------------------
-    def _check_directory(self) -> None:
-        """Raise StoreError if the database path exists but is not a directory."""
-        if self.path is not None and self.path.exists() and not self.path.is_dir():
-            raise StoreError(
-                f"{self.where} is a file, not a database: a LanceDB database is a directory "
-                "(give a new or existing directory)"
-            )
-
-    def _connect(self, *, create: bool) -> Any:
-        if self._db is None:
-            self._check_directory()
-            if not create and self.path is not None and not self.path.is_dir():
-                return None
-            lancedb = import_lancedb()
-            try:
-                # read_consistency_interval=0: always see other writers' latest version
-                self._db = lancedb.connect(
-                    self.uri,
-                    read_consistency_interval=timedelta(0),
-                    storage_options=self._storage_options or None,
-                )
-            except Exception as e:
-                raise StoreError(f"cannot open LanceDB database at {self.where}: {_clean(e, self)}") from e
-        return self._db
-
-    def _check_lease(self) -> None:
-        """Refuse to write once the lease on a remote collection was lost."""
-        if self._lease is not None:
-            self._lease.check()
 
     def collections(self) -> list[str]:
         """Return the names of the collections in this database, sorted."""
@@ -294,36 +217,6 @@ class LanceDBStore:
             if not token:
                 break
         return sorted(names)
-
-    def _open(self) -> Any:
-        db = self._connect(create=False)
-        if db is None or self.collection not in self.collections():
-            return None
-        try:
-            return db.open_table(self.collection)
-        except ValueError:  # a table whose creation was interrupted (no version yet)
-            return None
-
-    def _require(self) -> tuple[Any, tuple[str, int]]:
-        table = self._open()
-        if table is None:
-            existing = ", ".join(self.collections()) or "none"
-            raise CollectionNotFoundError(
-                f"collection {self.collection!r} does not exist in {self.where} "
-                f"(existing collections: {existing}); index documents into it first "
-                "or pick an existing one with --collection"
-            )
-        return table, self._read_record(table)
-
-    def _read_record(self, table: Any) -> tuple[str, int]:
-        meta = table.schema.metadata or {}
-        try:
-            return meta[META_EMBEDDER].decode("utf-8"), int(meta[META_DIMENSION])
-        except (KeyError, ValueError) as e:
-            raise StoreError(
-                f"table {self.collection!r} in {self.where} was not created by sectionrag "
-                "(no embedder recorded in its schema); use another collection name"
-            ) from e
 
     # -- collection -------------------------------------------------------
     def ensure_collection(self, embedder: str, dimension: int) -> None:
@@ -342,7 +235,7 @@ class LanceDBStore:
                 )
             except Exception as e:
                 raise StoreError(
-                    f"cannot create collection {self.collection!r} in {self.where}: {_clean(e, self)}"
+                    f"cannot create collection {self.collection!r} in {self.where}: {redact(e, self)}"
                 ) from e
             ensure_fts(table, fts_columns(table.schema), self.collection)
             ensure_scalar_indexes(table, self.collection)
@@ -410,7 +303,7 @@ class LanceDBStore:
                 build_vector_index(table, self.ann, state.rows)
                 state = index_state(table)
         except Exception as e:
-            raise StoreError(f"LanceDB failed to optimize {self.collection!r}: {_clean(e, self)}") from e
+            raise StoreError(f"LanceDB failed to optimize {self.collection!r}: {redact(e, self)}") from e
         return state
 
     # -- writing ----------------------------------------------------------
@@ -442,7 +335,7 @@ class LanceDBStore:
             (table.merge_insert("id").when_matched_update_all().when_not_matched_insert_all().execute(data))
         except Exception as e:
             raise StoreError(
-                f"LanceDB failed to add {len(chunks)} chunks to {self.collection!r}: {_clean(e, self)}"
+                f"LanceDB failed to add {len(chunks)} chunks to {self.collection!r}: {redact(e, self)}"
             ) from e
         upkeep(table, self.ann, self.collection)
 
@@ -459,29 +352,10 @@ class LanceDBStore:
             try:
                 table.delete(predicate)
             except Exception as e:
-                raise StoreError(f"LanceDB failed to delete document {doc_id!r}: {_clean(e, self)}") from e
+                raise StoreError(f"LanceDB failed to delete document {doc_id!r}: {redact(e, self)}") from e
         return n
 
     # -- ingestion: atomic replacement, records, embedding cache, lock ----
-    def _open_internal(self, name: str) -> Any:
-        db = self._connect(create=False)
-        if db is None:
-            return None
-        try:
-            return db.open_table(name)
-        except ValueError:  # "Table ... was not found"
-            return None
-
-    def _internal_table(self, name: str, schema: pa.Schema) -> Any:
-        table = self._open_internal(name)
-        if table is None:
-            db = self._connect(create=True)
-            try:
-                table = db.create_table(name, schema=schema, exist_ok=True)
-            except Exception as e:
-                raise StoreError(f"cannot create table {name!r} in {self.where}: {_clean(e, self)}") from e
-        return table
-
     def write_lock(self, timeout: float = 0.0) -> AbstractContextManager[None]:
         """Hold the collection's single-writer lock for the ``with`` block.
 
@@ -502,20 +376,6 @@ class LanceDBStore:
         self._check_directory()
         assert self.path is not None
         return file_lock(self.path / lock_file_name(self.collection), what=what, timeout=timeout)
-
-    @contextmanager
-    def _remote_lock(self, what: str, timeout: float) -> Iterator[None]:
-        from sectionrag.stores._lease import lease_lock, object_store
-
-        bucket = object_store(self.uri, self._storage_options)
-        with lease_lock(
-            bucket, lock_file_name(self.collection), what=what, timeout=timeout, ttl=self.lock_ttl
-        ) as lease:
-            self._lease = lease
-            try:
-                yield
-            finally:
-                self._lease = None
 
     def read_records(self) -> list[SourceRecord]:
         """Return the record of every source indexed into this collection (``[]`` if none)."""
@@ -540,7 +400,7 @@ class LanceDBStore:
                 table.delete(in_list("source", list(delete)))
         except Exception as e:
             raise StoreError(
-                f"LanceDB failed to write ingestion records of {self.collection!r}: {_clean(e, self)}"
+                f"LanceDB failed to write ingestion records of {self.collection!r}: {redact(e, self)}"
             ) from e
 
     def replace_sources(
@@ -580,7 +440,7 @@ class LanceDBStore:
         except Exception as e:
             raise StoreError(
                 f"LanceDB failed to replace the chunks of {len(wanted)} source(s) in {self.collection!r}: "
-                f"{_clean(e, self)}"
+                f"{redact(e, self)}"
             ) from e
         upkeep(table, self.ann, self.collection)
 
@@ -593,7 +453,7 @@ class LanceDBStore:
             return read_cached(table, keys)
         except Exception as e:
             raise StoreError(
-                f"cannot read the embedding cache of {embedder!r} in {self.where}: {_clean(e, self)}"
+                f"cannot read the embedding cache of {embedder!r} in {self.where}: {redact(e, self)}"
             ) from e
 
     def cache_vectors(
@@ -612,7 +472,7 @@ class LanceDBStore:
             table.add(data)
         except Exception as e:
             raise StoreError(
-                f"cannot write the embedding cache of {embedder!r} in {self.where}: {_clean(e, self)}"
+                f"cannot write the embedding cache of {embedder!r} in {self.where}: {redact(e, self)}"
             ) from e
 
     # -- reading ----------------------------------------------------------
@@ -699,8 +559,8 @@ class LanceDBStore:
             raise
         except Exception as e:
             if raw:
-                raise FilterError(f"LanceDB rejected the filter {where!r}: {_clean(e, self)}") from e
-            raise StoreError(f"LanceDB search in {self.collection!r} failed: {_clean(e, self)}") from e
+                raise FilterError(f"LanceDB rejected the filter {where!r}: {redact(e, self)}") from e
+            raise StoreError(f"LanceDB search in {self.collection!r} failed: {redact(e, self)}") from e
         return [row_result(rank, row, score) for rank, (row, score) in enumerate(scored[:k], start=1)]
 
     def _vector_scored(
@@ -718,17 +578,3 @@ class LanceDBStore:
         columns = fts_columns(table.schema)
         rows = text_rows(table, text, limit, sql, COLUMNS, fts_columns=columns, boosts=fts_boosts(columns))
         return [(r, float(r["_score"])) for r in rows]
-
-
-def _clean(error: BaseException, store: LanceDBStore) -> str:
-    """Return an error's message with the store's secret storage options blanked out, if echoed."""
-    text = " ".join(str(error).split())
-    for key, value in store._storage_options.items():
-        if len(value) >= 4 and _secret_key(key):
-            text = text.replace(value, "***")
-    return text
-
-
-def _secret_key(key: str) -> bool:
-    k = key.lower()
-    return any(w in k for w in ("secret", "key", "token", "password", "sas", "credential", "service_account"))
