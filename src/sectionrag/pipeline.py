@@ -228,12 +228,8 @@ class Pipeline:
         from sectionrag.ingest.fingerprint import config_changes, pipeline_config
         from sectionrag.ingest.reopen import recorded_settings, restore_embedder, restore_stage, same_model
 
-        if storage_options:
-            opened = registry.create(
-                "store", store, db, collection=collection, storage_options=dict(storage_options)
-            )
-        else:
-            opened = registry.create("store", store, db, collection=collection)
+        remote = {"storage_options": dict(storage_options)} if storage_options else {}
+        opened = registry.create("store", store, db, collection=collection, **remote)
         settings = recorded_settings(opened)
         if settings is None:
             listing = getattr(opened, "collections", None)

@@ -152,9 +152,8 @@ def open_store(
     """
     from sectionrag import registry
 
-    if options:
-        return registry.create("store", store, db, collection=collection, storage_options=options)
-    return registry.create("store", store, db, collection=collection)
+    remote = {"storage_options": options} if options else {}
+    return registry.create("store", store, db, collection=collection, **remote)
 
 
 def parse_weights(text: str | None) -> tuple[float, float] | None:

@@ -339,12 +339,7 @@ class SentenceTransformerEmbedder:
         """
         import numpy as np
 
-        if isinstance(texts, str):
-            raise TypeError("embed_documents takes a sequence of str, not one str; use embed_query")
-        texts = list(texts)
-        for t in texts:
-            if not isinstance(t, str):
-                raise TypeError(f"texts must be str, got {type(t).__name__}")
+        texts = _text_list(texts, "embed_documents")
         if not texts:
             return np.zeros((0, self.dimension), dtype=np.float32)
         model = self._model()
@@ -366,12 +361,7 @@ class SentenceTransformerEmbedder:
         """
         import numpy as np
 
-        if isinstance(texts, str):
-            raise TypeError("embed_queries takes a sequence of str, not one str; use embed_query")
-        texts = list(texts)
-        for t in texts:
-            if not isinstance(t, str):
-                raise TypeError(f"texts must be str, got {type(t).__name__}")
+        texts = _text_list(texts, "embed_queries")
         if not texts:
             return np.zeros((0, self.dimension), dtype=np.float32)
         model = self._model()
@@ -398,3 +388,14 @@ class SentenceTransformerEmbedder:
         except Exception as e:
             raise EmbeddingError(f"embedding with {self.name!r} failed: {type(e).__name__}: {e}") from e
         return np.ascontiguousarray(vectors, dtype=np.float32).reshape(len(texts), -1)
+
+
+def _text_list(texts: Sequence[str], method: str) -> list[str]:
+    """``texts`` as a list, once it is known to hold strings (one ``str`` is refused)."""
+    if isinstance(texts, str):
+        raise TypeError(f"{method} takes a sequence of str, not one str; use embed_query")
+    out = list(texts)
+    for t in out:
+        if not isinstance(t, str):
+            raise TypeError(f"texts must be str, got {type(t).__name__}")
+    return out

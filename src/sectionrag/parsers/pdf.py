@@ -134,8 +134,8 @@ class PdfParser:
             head = data[:1024]
         else:  # a path: a regular file (FIFOs and devices refused unopened), or a ParseError
             head = read_head(source, 1024, name)  # TypeError for anything else
-            label = name or str(Path(source))
             data = str(Path(source))
+            label = name or data
         if not head:
             raise ParseError(f"{label}: file is empty (0 bytes)", source=label)
         if b"%PDF-" not in head:
