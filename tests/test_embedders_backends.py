@@ -102,12 +102,46 @@ def test_presets_default_to_openvino_on_a_cpu_and_torch_elsewhere(monkeypatch: p
 def test_free_threads_counts_what_the_load_leaves(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(os, "sched_getaffinity", lambda pid: {0, 1, 2, 3}, raising=False)
     monkeypatch.setattr(_backends, "_cpu_quota", lambda: None)
+    monkeypatch.setattr(_backends, "busy_cpus", lambda seconds=0.0: None)  # no sample: the average
     for load, want in ((0.0, 4), (1.2, 3), (2.6, 1), (9.0, 1)):
         monkeypatch.setattr(os, "getloadavg", lambda load=load: (load, 0.0, 0.0))
         assert free_threads() == want
     monkeypatch.setattr(_backends, "_cpu_quota", lambda: 1.5)  # a container limited to 1.5 CPUs
     monkeypatch.setattr(os, "getloadavg", lambda: (0.0, 0.0, 0.0))
     assert free_threads() == 2
+
+
+def test_free_threads_trusts_the_sample_over_a_lagging_average(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(os, "sched_getaffinity", lambda pid: {0, 1}, raising=False)
+    monkeypatch.setattr(_backends, "_cpu_quota", lambda: None)
+    monkeypatch.setattr(os, "getloadavg", lambda: (1.3, 1.0, 0.5))  # the last minute was busy
+    monkeypatch.setattr(_backends, "busy_cpus", lambda seconds=0.0: 0.05)  # now it is idle
+    assert free_threads() == 2
+    monkeypatch.setattr(_backends, "busy_cpus", lambda seconds=0.0: 1.9)  # a burst: the average wins
+    assert free_threads() == 1
+    monkeypatch.setattr(os, "getloadavg", lambda: (3.0, 3.0, 3.0))
+    monkeypatch.setattr(_backends, "busy_cpus", lambda seconds=0.0: 0.4)
+    assert free_threads() == 2  # the others stopped: use both again
+
+
+def test_busy_cpus_leaves_out_this_process(monkeypatch: pytest.MonkeyPatch) -> None:
+    readings = iter([(100.0, 1000.0, 10.0), (180.0, 1200.0, 50.0)])  # busy, total, own ticks
+    monkeypatch.setattr(_backends, "_cpu_times", lambda: next(readings))
+    monkeypatch.setattr(_backends, "_machine_cpus", lambda: 2.0)
+    # 80 busy ticks of 200, 40 of them this process's: 40/200 of 2 CPUs
+    assert _backends.busy_cpus(0.0) == pytest.approx(0.4)
+    monkeypatch.setattr(_backends, "_cpu_times", lambda: None)
+    assert _backends.busy_cpus(0.0) is None
+
+
+@pytest.mark.skipif(not Path("/proc/stat").exists(), reason="reads Linux's /proc")
+def test_cpu_times_reads_the_kernel_counters() -> None:
+    times = _backends._cpu_times()
+    assert times is not None
+    busy, total, own = times
+    assert 0 <= busy <= total and own >= 0
+    sample = _backends.busy_cpus(0.02)
+    assert sample is not None and 0.0 <= sample <= (os.cpu_count() or 1)
 
 
 def test_exports_live_beside_the_weights_else_in_the_user_cache(

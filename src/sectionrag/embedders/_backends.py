@@ -49,6 +49,7 @@ __all__ = [
     "BackendSpec",
     "choose_backend",
     "export_dir",
+    "busy_cpus",
     "free_threads",
     "parse_spec",
     "progress_bars",
@@ -251,13 +252,78 @@ def _cpu_quota() -> float | None:
         return None
 
 
-def free_threads() -> int:
-    """CPUs this process may use less the machine's recent load, at least 1.
+#: how long :func:`free_threads` watches the machine's CPUs, in seconds
+SAMPLE_SECONDS = 0.08
 
-    The CPUs are those of the process's affinity (and a container's quota);
-    the load is the one-minute load average. On a busy machine more threads
-    than free CPUs make every thread wait on the others (a 2-CPU machine
-    under load ran MiniLM 20 times slower on 2 torch threads than on 1).
+
+def _cpu_times() -> tuple[float, float, float] | None:
+    """(busy, total, own) clock ticks so far: all CPUs' busy and total time, and this process's.
+
+    Busy leaves out idle and I/O wait time, and the time of lower-priority
+    (niced) processes unless this process is niced too, since those yield to
+    it. ``None`` where ``/proc`` cannot be read (not Linux).
+    """
+    try:
+        with open("/proc/stat", "rb") as f:
+            fields = [float(x) for x in f.readline().split()[1:9]]
+        with open("/proc/self/stat", "rb") as f:
+            own_fields = f.read().rsplit(b")", 1)[1].split()
+    except (OSError, ValueError, IndexError):
+        return None
+    if len(fields) < 8:
+        return None
+    user, nice, system, _idle, _iowait, irq, softirq, steal = fields
+    busy = user + system + irq + softirq + steal + (nice if _niceness() > 0 else 0.0)
+    try:
+        own = float(own_fields[11]) + float(own_fields[12])  # utime, stime (all threads)
+    except (ValueError, IndexError):
+        return None
+    return busy, sum(fields), own
+
+
+def _niceness() -> int:
+    try:
+        return os.nice(0)
+    except (AttributeError, OSError):
+        return 0
+
+
+def _machine_cpus() -> float:
+    return float(os.cpu_count() or 1)
+
+
+def busy_cpus(seconds: float = SAMPLE_SECONDS) -> float | None:
+    """CPUs other processes kept busy over the next ``seconds``, or ``None`` if unknown.
+
+    Read from the kernel's CPU counters before and after a short sleep, less
+    this process's own time, so the answer is the load now (a load average
+    still counts work that ended a minute ago).
+    """
+    import time
+
+    first = _cpu_times()
+    if first is None:
+        return None
+    time.sleep(seconds)
+    second = _cpu_times()
+    if second is None:
+        return None
+    busy, total, own = (b - a for a, b in zip(first, second, strict=True))
+    if total <= 0:
+        return None
+    return max(0.0, (busy - own) / total * _machine_cpus())
+
+
+def free_threads() -> int:
+    """CPUs this process may use less what other processes keep busy, at least 1.
+
+    The CPUs are those of the process's affinity (and a container's quota).
+    The load taken is the smaller of the one-minute load average and the CPUs
+    busy in a short sample now: the sample does not count work that just
+    ended (the average lags by about a minute), and the average does not
+    count a short burst the sample happens to catch. On a busy machine more
+    threads than free CPUs make every thread wait on the others (a 2-CPU
+    machine under load ran MiniLM 20 times slower on 2 torch threads than on 1).
     """
     try:
         cpus = float(len(os.sched_getaffinity(0)))
@@ -270,6 +336,9 @@ def free_threads() -> int:
         load = os.getloadavg()[0]
     except (AttributeError, OSError):  # Windows
         load = 0.0
+    now = busy_cpus() if load >= 0.5 else None  # an idle average needs no sample
+    if now is not None:
+        load = min(load, now)
     return int(max(1, min(cpus, math.floor(cpus - load + 0.5))))
 
 
