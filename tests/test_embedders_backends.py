@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import importlib.util
 import json
 import os
 import subprocess
@@ -322,3 +323,47 @@ def test_a_collection_keeps_its_backend(
     err = capsys.readouterr().err
     assert code == 1
     assert repr(MINILM_ID) in err and repr(minilm.name) in err
+
+
+def test_openvino_telemetry_is_off_only_inside_the_block(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.delenv("CI", raising=False)
+    monkeypatch.delenv("SECTIONRAG_OPENVINO_TELEMETRY", raising=False)
+    with _backends.openvino_telemetry_off():
+        assert os.environ["CI"] == "true"
+    assert "CI" not in os.environ
+    monkeypatch.setenv("CI", "false")
+    with _backends.openvino_telemetry_off():
+        assert os.environ["CI"] == "true"
+    assert os.environ["CI"] == "false"
+    monkeypatch.setenv("SECTIONRAG_OPENVINO_TELEMETRY", "1")  # the user keeps OpenVINO's own choice
+    with _backends.openvino_telemetry_off():
+        assert os.environ["CI"] == "false"
+
+
+_FORKS = """
+import os, sys, time
+forks = []
+os.register_at_fork(before=lambda: forks.append(1))
+if sys.argv[1] == "ours":
+    from sectionrag.embedders._backends import BackendSpec, require
+    require(BackendSpec("openvino"))
+else:
+    import openvino
+time.sleep(1.0)  # the telemetry sends from a thread
+print(len(forks))
+"""
+
+
+@pytest.mark.skipif(importlib.util.find_spec("openvino") is None, reason="needs openvino")
+def test_importing_openvino_through_sectionrag_sends_no_usage_report(tmp_path: Path) -> None:
+    env = {k: v for k, v in os.environ.items() if k not in ("CI", "SECTIONRAG_OPENVINO_TELEMETRY")}
+    env["HOME"] = str(tmp_path)  # no opt-out file: OpenVINO would report
+    forks = {}
+    for how in ("plain", "ours"):
+        run = subprocess.run(
+            [sys.executable, "-c", _FORKS, how], env=env, capture_output=True, text=True, timeout=120
+        )
+        assert run.returncode == 0, run.stderr
+        forks[how] = int(run.stdout.split()[-1])
+    assert forks["plain"] > 0  # a plain import forks a reporter (so this test can fail)
+    assert forks["ours"] == 0

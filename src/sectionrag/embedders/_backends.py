@@ -31,6 +31,7 @@ import math
 import os
 import platform
 import sys
+import threading
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
@@ -51,12 +52,14 @@ __all__ = [
     "export_dir",
     "busy_cpus",
     "free_threads",
+    "openvino_telemetry_off",
     "parse_spec",
     "progress_bars",
     "recorded_name",
     "require",
     "set_torch_threads",
     "split_name",
+    "transformers_quiet",
 ]
 
 logger = logging.getLogger("sectionrag.embedders")
@@ -151,6 +154,35 @@ def recorded_name(model_name: str, spec: BackendSpec) -> str:
     return model_name if not spec.exported else f"{model_name}{_SEPARATOR}{spec.label}"
 
 
+_ENV_LOCK = threading.Lock()
+
+
+@contextmanager
+def openvino_telemetry_off() -> Iterator[None]:
+    """Import OpenVINO, or convert a model with it, inside this block without its usage reports.
+
+    OpenVINO starts its telemetry when imported and again when it converts a
+    model and, unless the machine opted out, sends each event to Intel from a
+    forked process (a fork of a process holding lancedb's runtime warns and
+    may deadlock). The telemetry declines under ``CI=true``, which is set only
+    inside the block. ``SECTIONRAG_OPENVINO_TELEMETRY=1`` leaves OpenVINO's
+    own choice alone.
+    """
+    if os.environ.get("SECTIONRAG_OPENVINO_TELEMETRY", "").strip().lower() in ("1", "true", "yes"):
+        yield
+        return
+    with _ENV_LOCK:
+        saved = os.environ.get("CI")
+        os.environ["CI"] = "true"
+        try:
+            yield
+        finally:
+            if saved is None:
+                os.environ.pop("CI", None)
+            else:
+                os.environ["CI"] = saved
+
+
 def installed(spec: BackendSpec) -> bool:
     """Whether the packages ``spec`` needs are importable (checked without importing them)."""
     if not spec.exported:
@@ -166,7 +198,8 @@ def require(spec: BackendSpec) -> None:
     modules, extra = _NEEDS[spec.backend]
     for module in modules:
         try:
-            importlib.import_module(module)
+            with openvino_telemetry_off():
+                importlib.import_module(module)
         except ImportError as e:
             raise MissingDependencyError(
                 f"the {spec.label!r} embedding backend needs {module}: pip install "
@@ -233,6 +266,24 @@ def progress_bars(show: bool) -> Iterator[None]:
     finally:
         if silence:
             hf_logging.enable_progress_bar()
+
+
+@contextmanager
+def transformers_quiet() -> Iterator[None]:
+    """Hide transformers' progress bars and warnings (errors still show) inside the block."""
+    hf_logging: Any
+    try:
+        from transformers.utils import logging as hf_logging
+    except ImportError:  # pragma: no cover - installed with sentence-transformers
+        yield
+        return
+    verbosity = hf_logging.get_verbosity()
+    hf_logging.set_verbosity_error()
+    try:
+        with progress_bars(False):
+            yield
+    finally:
+        hf_logging.set_verbosity(verbosity)
 
 
 # -- threads ---------------------------------------------------------------------------------------

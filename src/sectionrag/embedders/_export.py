@@ -29,7 +29,12 @@ import warnings
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from sectionrag.embedders._backends import EXPORT_VERSION, BackendSpec
+from sectionrag.embedders._backends import (
+    EXPORT_VERSION,
+    BackendSpec,
+    openvino_telemetry_off,
+    transformers_quiet,
+)
 from sectionrag.embedders._runtime import META, ONNX_FILE, OPENVINO_FILE, ExportedModel, read_meta
 from sectionrag.errors import ConfigError, EmbeddingError, MissingDependencyError
 
@@ -178,12 +183,14 @@ def _quantize_int8(folder: Path) -> str:
 
 
 def _export_openvino(module: Any, names: list[str], example: dict[str, Any], folder: Path) -> None:
-    import openvino as ov
     import torch
 
-    with warnings.catch_warnings(), torch.no_grad():
-        warnings.simplefilter("ignore")
-        graph = ov.convert_model(module, example_input=tuple(example[n] for n in names))
+    with openvino_telemetry_off():
+        import openvino as ov
+
+        with warnings.catch_warnings(), torch.no_grad():
+            warnings.simplefilter("ignore")
+            graph = ov.convert_model(module, example_input=tuple(example[n] for n in names))
     for port, n in zip(graph.inputs, names, strict=True):
         port.get_tensor().set_names({n})
     ov.save_model(graph, str(folder / OPENVINO_FILE), compress_to_fp16=False)
@@ -219,41 +226,42 @@ def export(
     logger.warning(
         "exporting %s for %s once, into %s (later loads reuse it)", resolved.name, spec.label, target
     )
-    st = _load_torch(resolved.location, trust_remote_code, local_only)
-    meta = _describe(st, resolved.name)
-    names, example = _inputs(st, resolved.name)
-    target.parent.mkdir(parents=True, exist_ok=True)
-    tmp = target.parent / f".tmp-{target.name}-{uuid.uuid4().hex[:8]}"
-    tmp.mkdir()
-    try:
-        (tmp / "tokenizer.json").write_text(st.tokenizer.backend_tokenizer.to_str(), encoding="utf-8")
-        module = _module(st, names)
-        if spec.backend == "onnx":
-            _export_onnx(module, names, example, tmp)
-            file = _quantize_int8(tmp) if spec.quantize == "int8" else ONNX_FILE
-        else:
-            _export_openvino(module, names, example, tmp)
-            file = OPENVINO_FILE
-        meta.update(
-            {"version": EXPORT_VERSION, "model": resolved.name, "backend": spec.backend,
-             "quantize": spec.quantize, "inputs": names, "file": file}
-        )  # fmt: skip
-        (tmp / META).write_text(json.dumps(meta, indent=2, sort_keys=True), encoding="utf-8")
-        _verify(st, tmp, spec, resolved.name)
+    with transformers_quiet():  # a weights bar and config warnings that mean nothing here
+        st = _load_torch(resolved.location, trust_remote_code, local_only)
+        meta = _describe(st, resolved.name)
+        names, example = _inputs(st, resolved.name)
+        target.parent.mkdir(parents=True, exist_ok=True)
+        tmp = target.parent / f".tmp-{target.name}-{uuid.uuid4().hex[:8]}"
+        tmp.mkdir()
         try:
-            os.rename(tmp, target)
-        except OSError:
-            if read_meta(target) is None:  # not a concurrent export that won the race
-                raise
-    except (ConfigError, EmbeddingError, MissingDependencyError):
-        raise
-    except Exception as e:
-        raise EmbeddingError(
-            f"exporting {resolved.name!r} for {spec.label} failed: {type(e).__name__}: {e}; "
-            "use backend='torch'"
-        ) from e
-    finally:
-        shutil.rmtree(tmp, ignore_errors=True)
+            (tmp / "tokenizer.json").write_text(st.tokenizer.backend_tokenizer.to_str(), encoding="utf-8")
+            module = _module(st, names)
+            if spec.backend == "onnx":
+                _export_onnx(module, names, example, tmp)
+                file = _quantize_int8(tmp) if spec.quantize == "int8" else ONNX_FILE
+            else:
+                _export_openvino(module, names, example, tmp)
+                file = OPENVINO_FILE
+            meta.update(
+                {"version": EXPORT_VERSION, "model": resolved.name, "backend": spec.backend,
+                 "quantize": spec.quantize, "inputs": names, "file": file}
+            )  # fmt: skip
+            (tmp / META).write_text(json.dumps(meta, indent=2, sort_keys=True), encoding="utf-8")
+            _verify(st, tmp, spec, resolved.name)
+            try:
+                os.rename(tmp, target)
+            except OSError:
+                if read_meta(target) is None:  # not a concurrent export that won the race
+                    raise
+        except (ConfigError, EmbeddingError, MissingDependencyError):
+            raise
+        except Exception as e:
+            raise EmbeddingError(
+                f"exporting {resolved.name!r} for {spec.label} failed: {type(e).__name__}: {e}; "
+                "use backend='torch'"
+            ) from e
+        finally:
+            shutil.rmtree(tmp, ignore_errors=True)
     stale = re.compile(re.escape(spec.label) + r"-[0-9a-f]{12}")
     for old in target.parent.iterdir():  # exports of earlier weights
         if old != target and old.is_dir() and stale.fullmatch(old.name):

@@ -18,6 +18,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from sectionrag.embedders._backends import openvino_telemetry_off
 from sectionrag.errors import EmbeddingError
 
 if TYPE_CHECKING:
@@ -115,7 +116,8 @@ class ExportedModel:
         return run
 
     def _open_openvino(self, precision: str | None) -> Any:
-        import openvino as ov
+        with openvino_telemetry_off():
+            import openvino as ov
 
         core = ov.Core()
         config: dict[str, Any] = {

@@ -24,6 +24,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from sectionrag.embedders._backends import transformers_quiet
 from sectionrag.errors import ConfigError, EmbeddingError, MissingDependencyError
 
 if TYPE_CHECKING:
@@ -132,9 +133,12 @@ def distill_static(
             "distilling a static model needs model2vec[distill] and skeletoken: "
             'pip install "sectionrag[minilm]" or "sectionrag[semantic]"'
         ) from e
-    logger.info("distilling a static model from %s into %s (once; about 20 s)", src, target)
+    logger.warning(
+        "distilling a static model from %s once, into %s (about 20 s; later loads reuse it)", src, target
+    )
     try:
-        model = distill(model_name=str(src), pca_dims=pca_dims)
+        with transformers_quiet():
+            model = distill(model_name=str(src), pca_dims=pca_dims)
     except Exception as e:
         raise EmbeddingError(f"distilling a static model from {src} failed: {e}") from e
     target.parent.mkdir(parents=True, exist_ok=True)
