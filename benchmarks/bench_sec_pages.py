@@ -25,7 +25,9 @@ Configurations: ``sectionrag default`` (``Pipeline.default(embedder="minilm")``
 searched with ``Pipeline.search(query)`` and no options) and plain ``fixed``
 512-token chunks with vector search, plus each one's chunks in the other
 modes (``hybrid zscore``: hybrid with z-score fusion instead of the default
-min-max fusion), so chunking and search can be told apart.
+min-max fusion), so chunking and search can be told apart; and the default's
+chunks with the header of earlier releases (``section 256, file-name
+header``: the file name and section path only, no issuer, no table heads).
 
 Vectors are cached with ``bench_retrieval.py``'s cache (``benchmarks/.cache``).
 
@@ -138,6 +140,11 @@ def run(corpus: Path, k: int, max_pages: int) -> tuple[str, dict[str, Any]]:
     qvecs = env.cache.embed([q.text for q in questions], query=True)
     configs = [
         ("sectionrag default", br._default_chunks, ("default", "vector", "text", "hybrid zscore")),
+        (
+            "section 256, file-name header",
+            br.section_variant(256, {"names", "notables"}),
+            ("default", "vector"),
+        ),
         ("fixed 512", br._strategy("fixed", size=512), ("vector", "hybrid", "hybrid zscore")),
     ]
     rows = []
