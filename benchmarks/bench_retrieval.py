@@ -123,10 +123,10 @@ def _section(**params: Any) -> Callable[[Any, Any], list[Any]]:
 
 
 def section_variant(size: int, options: set[str]) -> Callable[[Any, Any], list[Any]]:
-    """Section chunks of ``size`` with parts of the header turned off.
+    """Section chunks of ``size`` with another header than the default's.
 
     ``names``: the document label is the file name alone (no issuer);
-    ``notables``: no table heads (``table_headers=False``).
+    ``tables``: table heads in the header (``table_headers=True``).
     """
     from sectionrag.chunkers.section import SectionChunker, document_name
 
@@ -136,7 +136,7 @@ def section_variant(size: int, options: set[str]) -> Callable[[Any, Any], list[A
 
     def make(doc: Any, env: Any) -> list[Any]:
         cls = FileNameOnly if "names" in options else SectionChunker
-        chunker = cls(size=size, tokenizer=env.embedder, table_headers="notables" not in options)
+        chunker = cls(size=size, tokenizer=env.embedder, table_headers="tables" in options)
         return list(chunker.chunk(doc))
 
     return make
@@ -240,9 +240,9 @@ def configs() -> list[Config]:
         Config(
             "section 256, file-name header",
             "sectionrag",
-            section_variant(256, {"names", "notables"}),
+            section_variant(256, {"names"}),
             ("hybrid",),
-            note="the header of earlier releases: file name and section path, no issuer, no table heads",
+            note="the header of earlier releases: file name and section path, no issuer",
         ),
         Config("section 128", "sectionrag", _section(size=128)),
         Config("fixed 512", "sectionrag", _strategy("fixed", size=512)),

@@ -20,6 +20,7 @@ Printed: recall@5 / span IoU (%) overall and per kind of text (docs/search.md
 explains each decision with these figures).
 
     python benchmarks/retrieval_levers.py --sizes 256,192,128,-256
+    python benchmarks/retrieval_levers.py --sizes 256:names,256,256:tables,256:names+tables
 """
 
 from __future__ import annotations
@@ -82,7 +83,7 @@ def _with_table_heads(size: int) -> Callable[[Any, Any], list[Any]]:
 
     def make(doc: Any, env: Any) -> list[Any]:
         out = []
-        for c in br.section_variant(size, {"names", "notables"})(doc, env):
+        for c in br.section_variant(size, {"names"})(doc, env):
             head = table_head(doc.text, c.start)
             out.append(replace(c, context=" > ".join(x for x in (c.context, head) if x)) if head else c)
         return out
@@ -372,8 +373,8 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument(
         "--sizes",
         default="256",
-        help="comma-separated chunk sizes (tokens), each optionally SIZE:names+notables (header parts "
-        "off); a negative size adds the second round's table headings to a file-name-only header",
+        help="comma-separated chunk sizes (tokens), each optionally SIZE:names+tables (file-name label, "
+        "table heads on); a negative size adds the second round's table headings to a file-name-only header",
     )
     args = p.parse_args(argv)
     docs, items = br.load_set()

@@ -121,7 +121,9 @@ def test_tables_without_column_headings_get_no_head(text: str) -> None:
 def test_a_chunk_starting_in_a_table_body_repeats_its_headings() -> None:
     doc = MarkdownParser().parse_text(filing(), source="2023_Q3_AAPL.md")
     size = 60
-    chunks = sectionrag.chunker("section", inner="sentence", size=size, min_chunks=0).chunk(doc)
+    chunks = sectionrag.chunker(
+        "section", inner="sentence", size=size, min_chunks=0, table_headers=True
+    ).chunk(doc)
     in_body = [c for c in chunks if " | " in c.text and "June 25," not in c.text]
     assert len(in_body) >= 2  # the table is cut, so some chunks start inside its body
     tok = WordTokenizer()
@@ -133,8 +135,9 @@ def test_a_chunk_starting_in_a_table_body_repeats_its_headings() -> None:
         assert c.context.endswith(" > Three Months Ended: July 1, | June 25, / 2023 | 2022")
     holding_headings = [c for c in chunks if "July 1, | June 25," in c.text]
     assert holding_headings and all("July 1" not in c.context for c in holding_headings)
-    plain = sectionrag.chunker("section", inner="sentence", size=size, min_chunks=0, table_headers=False)
+    plain = sectionrag.chunker("section", inner="sentence", size=size, min_chunks=0)  # off by default
     assert not any("Three Months" in c.context for c in plain.chunk(doc))
+    assert [(c.start, c.end) for c in plain.chunk(doc)] != [(c.start, c.end) for c in chunks]  # room kept
     with pytest.raises(TypeError, match="table_headers must be a bool"):
         sectionrag.chunker("section", table_headers="yes")
 
@@ -142,7 +145,7 @@ def test_a_chunk_starting_in_a_table_body_repeats_its_headings() -> None:
 def test_table_heads_in_a_document_without_sections() -> None:
     rows = "\n".join(f"Item {i} | {i},000 | {i},500" for i in range(1, 30))
     doc = Document.create(f"Sales by item\n\nItem | 2023 | 2022\n{rows}\n", source="sales.txt")
-    chunks = sectionrag.chunker("section", inner="sentence", size=40).chunk(doc)
+    chunks = sectionrag.chunker("section", inner="sentence", size=40, table_headers=True).chunk(doc)
     assert len(chunks) >= 3
     assert chunks[0].context == "sales"
     assert all(c.context == "sales > Sales by item: Item | 2023 | 2022" for c in chunks[1:])
@@ -153,7 +156,7 @@ def test_a_table_head_that_would_crowd_out_the_text_is_left_out() -> None:
     wide = " | ".join(f"Heading number {i}" for i in range(12))
     rows = "\n".join(f"Row {i} | {i},000 | {i},500" for i in range(1, 20))
     doc = Document.create(f"{wide}\n{rows}\n", source="wide.txt")
-    chunks = sectionrag.chunker("section", inner="sentence", size=30).chunk(doc)
+    chunks = sectionrag.chunker("section", inner="sentence", size=30, table_headers=True).chunk(doc)
     assert all("Heading number" not in c.context and c.token_count <= 30 for c in chunks)
 
 
@@ -174,7 +177,9 @@ def test_spans_stay_exact_with_table_heads(
     body = "\n".join(f"{label} | {a:,} | {b}.5" for label, a, b in rows)
     text = ("Some words before it.\n\n" if prose else "") + f"# Table\n\n{head}\n{body}\n"
     doc = MarkdownParser().parse_text(text, source="t.md")
-    chunks = sectionrag.chunker("section", inner="sentence", size=size, min_chunks=0).chunk(doc)
+    chunks = sectionrag.chunker(
+        "section", inner="sentence", size=size, min_chunks=0, table_headers=True
+    ).chunk(doc)
     tok = WordTokenizer()
     assert "".join(c.text for c in chunks).replace(" ", "").replace("\n", "") == text[
         doc.body_start :
@@ -201,12 +206,15 @@ def _pipeline(tmp_rows: list[tuple[str, str, str]], **params: object) -> Pipelin
     return pipe
 
 
-def test_the_issuer_and_column_headings_bring_the_right_row_up() -> None:
-    query = "Globex provision for income taxes three months ended July 2023"
-    with_context = _pipeline(ROWS).search(query, k=1, mode="vector")[0]
-    assert with_context.source == "q3_1.md"
-    assert "Provision for income taxes" in with_context.text
-    without = _pipeline(ROWS, document_title=False, table_headers=False).search(query, k=3, mode="vector")
+@pytest.mark.parametrize("table_headers", [False, True])
+def test_the_issuer_brings_the_right_filings_row_up(table_headers: bool) -> None:
+    query = "Globex provision for income taxes"
+    best = _pipeline(ROWS, table_headers=table_headers).search(query, k=1, mode="vector")[0]
+    assert best.source == "q3_1.md"
+    assert "Provision for income taxes" in best.text
+    without = _pipeline(ROWS, document_title=False, table_headers=table_headers).search(
+        query, k=3, mode="vector"
+    )
     # the three filings print the same rows: without the issuer, nothing tells them apart
     assert len({h.text for h in without}) == 1
     assert len({round(h.score, 6) for h in without}) == 1

@@ -17,9 +17,9 @@ Report > Results``; ``document_title=False`` leaves the name out), stored in
 ``Chunk.context`` and counted inside the token budget; the chunk's ``text``
 stays the span itself. The name is the file name, plus the organisation the
 document's opening names on a line of its own (``2023 Q3 AAPL (Apple
-Inc.)``). A chunk that starts inside a table's body also carries the table's
-caption and column headings (``table_headers=True``, the default), so a row
-of figures says which periods its columns are.
+Inc.)``). With ``table_headers=True``, a chunk that starts inside a table's
+body also carries the table's caption and column headings, so a row of
+figures says which periods its columns are.
 """
 
 from __future__ import annotations
@@ -56,7 +56,7 @@ class SectionChunker(BaseChunker):
             opening) ahead of the section path in that header (default True;
             documents with neither, such as ``<memory>`` text, get none).
         table_headers: In that header, give a chunk that starts inside a table's
-            body the table's caption and column-heading rows (default True).
+            body the table's caption and column-heading rows (default False).
         min_chunks: Below this many chunks from the sections, chunk the whole
             text instead (default 3; 0 turns it off).
         **inner_params: Passed to the inner strategy (``threshold``,
@@ -73,7 +73,7 @@ class SectionChunker(BaseChunker):
         inner: str | BaseChunker = "semantic",
         contextual_header: bool = True,
         document_title: bool = True,
-        table_headers: bool = True,
+        table_headers: bool = False,
         min_chunks: int = 3,
         **inner_params: Any,
     ) -> None:
