@@ -420,7 +420,7 @@ def main(argv: list[str] | None = None) -> int:
                 name = (
                     f"section {abs(size)}"
                     + (", table headings in the header" if size < 0 else "")
-                    + (f" ({', '.join(sorted(options))} )" if options else "")
+                    + (f" ({', '.join(sorted(options))})" if options else "")
                 )
                 print(f"\n{name}, dev half: recall@{K} / span IoU (%)\n")
                 print("| search | all | " + " | ".join(kinds) + " |")
