@@ -122,6 +122,26 @@ def _section(**params: Any) -> Callable[[Any, Any], list[Any]]:
     return make
 
 
+def section_variant(size: int, options: set[str]) -> Callable[[Any, Any], list[Any]]:
+    """Section chunks of ``size`` with another header than the default's.
+
+    ``names``: the document label is the file name alone (no issuer);
+    ``tables``: table heads in the header (``table_headers=True``).
+    """
+    from sectionrag.chunkers.section import SectionChunker, document_name
+
+    class FileNameOnly(SectionChunker):
+        def title_of(self, document: Any) -> str:
+            return document_name(document.source) if self.document_title and self.contextual_header else ""
+
+    def make(doc: Any, env: Any) -> list[Any]:
+        cls = FileNameOnly if "names" in options else SectionChunker
+        chunker = cls(size=size, tokenizer=env.embedder, table_headers="tables" in options)
+        return list(chunker.chunk(doc))
+
+    return make
+
+
 def _strategy(name: str, **params: Any) -> Callable[[Any, Any], list[Any]]:
     def make(doc: Any, env: Any) -> list[Any]:
         import sectionrag
@@ -217,6 +237,13 @@ def configs() -> list[Config]:
             note="Pipeline.default(embedder='minilm') + Pipeline.search(query)",
         ),
         Config("section 256", "sectionrag", _section(size=256)),
+        Config(
+            "section 256, file-name header",
+            "sectionrag",
+            section_variant(256, {"names"}),
+            ("hybrid",),
+            note="the header of earlier releases: file name and section path, no issuer",
+        ),
         Config("section 128", "sectionrag", _section(size=128)),
         Config("fixed 512", "sectionrag", _strategy("fixed", size=512)),
         Config("recursive 512", "sectionrag", _strategy("recursive", size=512)),

@@ -25,7 +25,10 @@ Configurations: ``sectionrag default`` (``Pipeline.default(embedder="minilm")``
 searched with ``Pipeline.search(query)`` and no options) and plain ``fixed``
 512-token chunks with vector search, plus each one's chunks in the other
 modes (``hybrid zscore``: hybrid with z-score fusion instead of the default
-min-max fusion), so chunking and search can be told apart.
+min-max fusion), so chunking and search can be told apart; and the default's
+chunks with the header of earlier releases (``section 256, file-name
+header``: the file name and section path only, no issuer) and with table
+heads (``section 256, table heads``: ``table_headers=True``).
 
 Vectors are cached with ``bench_retrieval.py``'s cache (``benchmarks/.cache``).
 
@@ -138,6 +141,8 @@ def run(corpus: Path, k: int, max_pages: int) -> tuple[str, dict[str, Any]]:
     qvecs = env.cache.embed([q.text for q in questions], query=True)
     configs = [
         ("sectionrag default", br._default_chunks, ("default", "vector", "text", "hybrid zscore")),
+        ("section 256, file-name header", br.section_variant(256, {"names"}), ("default", "vector")),
+        ("section 256, table heads", br.section_variant(256, {"tables"}), ("default", "vector")),
         ("fixed 512", br._strategy("fixed", size=512), ("vector", "hybrid", "hybrid zscore")),
     ]
     rows = []
@@ -145,7 +150,7 @@ def run(corpus: Path, k: int, max_pages: int) -> tuple[str, dict[str, Any]]:
         for label, make, modes in configs:
             chunks = [c for d in docs.values() for c in make(d, env)]
             vectors = env.cache.embed([c.embed_text for c in chunks])
-            store = LanceDBStore(tmp, collection=label.replace(" ", "_"))
+            store = LanceDBStore(tmp, collection=re.sub(r"[^\w.-]+", "_", label))
             store.ensure_collection(env.embedder.name, env.embedder.dimension)
             store.add(chunks, vectors)
             for mode in modes:

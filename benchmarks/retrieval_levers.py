@@ -20,6 +20,7 @@ Printed: recall@5 / span IoU (%) overall and per kind of text (docs/search.md
 explains each decision with these figures).
 
     python benchmarks/retrieval_levers.py --sizes 256,192,128,-256
+    python benchmarks/retrieval_levers.py --sizes 256:names,256,256:tables,256:names+tables
 """
 
 from __future__ import annotations
@@ -82,7 +83,7 @@ def _with_table_heads(size: int) -> Callable[[Any, Any], list[Any]]:
 
     def make(doc: Any, env: Any) -> list[Any]:
         out = []
-        for c in br._section(size=size)(doc, env):
+        for c in br.section_variant(size, {"names"})(doc, env):
             head = table_head(doc.text, c.start)
             out.append(replace(c, context=" > ".join(x for x in (c.context, head) if x)) if head else c)
         return out
@@ -90,10 +91,20 @@ def _with_table_heads(size: int) -> Callable[[Any, Any], list[Any]]:
     return make
 
 
-def rankings(size: int, items: list[Any], docs: dict[str, Any], env: Any, qvecs: Any) -> dict[str, Any]:
+def parse_spec(spec: str) -> tuple[int, set[str]]:
+    """``SIZE`` or ``SIZE:OPTION+OPTION`` (options of :func:`bench_retrieval.section_variant`)."""
+    size, _, opts = spec.partition(":")
+    return int(size), {o for o in opts.split("+") if o}
+
+
+def rankings(
+    size: int, items: list[Any], docs: dict[str, Any], env: Any, qvecs: Any, options: set[str] | None = None
+) -> dict[str, Any]:
     """Chunk, embed and store one chunking; return every dev query's top-50 vector and text hits.
 
-    A negative ``size`` is that size with table headings in the header (:func:`table_head`).
+    A negative ``size`` is that size with table headings in the header (:func:`table_head`,
+    the rule of the second round); ``options`` turn parts of the header off
+    (:func:`bench_retrieval.section_variant`).
     """
     import lancedb
     import pyarrow as pa
@@ -102,7 +113,12 @@ def rankings(size: int, items: list[Any], docs: dict[str, Any], env: Any, qvecs:
 
     from sectionrag.stores import LanceDBStore
 
-    make = _with_table_heads(-size) if size < 0 else br._section(size=size)
+    if size < 0:
+        make = _with_table_heads(-size)
+    elif options:
+        make = br.section_variant(size, options)
+    else:
+        make = br._section(size=size)
     chunks = [c for d in docs.values() for c in make(d, env)]
     vectors = env.cache.embed([c.embed_text for c in chunks])
 
@@ -117,33 +133,52 @@ def rankings(size: int, items: list[Any], docs: dict[str, Any], env: Any, qvecs:
             "score": float(score),
         }
 
+    from sectionrag.chunkers._context import document_label, document_name
+
+    labels = {
+        name: document_name(name)
+        if size < 0 or "names" in (options or set())
+        else document_label(name, d.text, d.body_start)
+        for name, d in docs.items()
+    }
     by_id = {c.id: c for c in chunks}
-    out: list[tuple[list[Hit], list[Hit], list[Hit]]] = []
+    out: list[tuple[list[Hit], list[Hit], dict[str, list[Hit]]]] = []
     with tempfile.TemporaryDirectory() as tmp:
         store = LanceDBStore(tmp, collection="c")
         store.ensure_collection(env.embedder.name, env.embedder.dimension)
         store.add(chunks, vectors)
-        table = lancedb.connect(tmp + "/ctx").create_table(
-            "t", pa.table({"i": list(range(len(chunks))), "ft": [f"{c.context}\n{c.text}" for c in chunks]})
-        )
-        table.create_index("ft", config=FTS(), replace=True)
+        # other texts for BM25: the whole header, or the document label alone, ahead of the text
+        full_text = {
+            "header": [f"{c.context}\n{c.text}" for c in chunks],
+            "label": [f"{labels[c.source]}\n{c.text}" for c in chunks],
+        }
+        tables = {}
+        for key, texts in full_text.items():
+            tables[key] = lancedb.connect(tmp + "/" + key).create_table(
+                "t", pa.table({"i": list(range(len(chunks))), "ft": texts})
+            )
+            tables[key].create_index("ft", config=FTS(), replace=True)
         for item, qv in zip(items, qvecs, strict=True):
             q = item.query.query
             vec = store.search(query_vector=qv, k=POOL, mode="vector")
             text = store.search(query_text=q, k=POOL, mode="text")
-            rows = (
-                table.search(lance_query.MatchQuery(q, "ft"), query_type="fts")
-                .select(["i", "_score"])
-                .limit(POOL)
-                .to_arrow()
-                .to_pylist()
-            )
-            ctx = [hit(chunks[r["i"]], r["_score"]) for r in sorted(rows, key=lambda r: -r["_score"])]
+            other = {}
+            for key, table in tables.items():
+                rows = (
+                    table.search(lance_query.MatchQuery(q, "ft"), query_type="fts")
+                    .select(["i", "_score"])
+                    .limit(POOL)
+                    .to_arrow()
+                    .to_pylist()
+                )
+                other[key] = [
+                    hit(chunks[r["i"]], r["_score"]) for r in sorted(rows, key=lambda r: -r["_score"])
+                ]
             out.append(
                 (
                     [hit(by_id[h.chunk_id], h.score) for h in vec],
                     [hit(by_id[h.chunk_id], h.score) for h in text],
-                    ctx,
+                    other,
                 )
             )
     return {"size": size, "ranked": out}
@@ -318,12 +353,13 @@ def scores(refs: list[tuple[str, int, int]], got: list[Hit]) -> tuple[float, flo
 
 
 def evaluate(
-    saved: dict[str, Any], items: list[Any], rank: Ranker, ctx: bool = False
+    saved: dict[str, Any], items: list[Any], rank: Ranker, ctx: str = ""
 ) -> dict[str, tuple[float, float]]:
+    """Scores per kind of text; ``ctx`` picks the BM25 ranking over ``header`` or ``label`` + text."""
     per: dict[str, list[tuple[float, float]]] = defaultdict(list)
-    for item, (vec, text, ctx_text) in zip(items, saved["ranked"], strict=True):
+    for item, (vec, text, other) in zip(items, saved["ranked"], strict=True):
         refs = [(r.source, r.start, r.end) for r in item.query.references]
-        got = rank({"query": item.query.query}, vec, ctx_text if ctx else text)[:K]
+        got = rank({"query": item.query.query}, vec, other[ctx] if ctx else text)[:K]
         per[item.corpus].append(scores(refs, got))
         per["all"].append(per[item.corpus][-1])
     return {
@@ -337,7 +373,8 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument(
         "--sizes",
         default="256",
-        help="comma-separated chunk sizes (tokens); a negative size adds table headings to the header",
+        help="comma-separated chunk sizes (tokens), each optionally SIZE:names+tables (file-name label, "
+        "table heads on); a negative size adds the second round's table headings to a file-name-only header",
     )
     args = p.parse_args(argv)
     docs, items = br.load_set()
@@ -346,39 +383,45 @@ def main(argv: list[str] | None = None) -> int:
     env = br.make_env()
     qvecs = env.cache.embed([it.query.query for it in items], query=True)
     linear, z = fused("linear"), fused("zscore")
-    rows: list[tuple[str, Ranker, bool]] = [
-        ("linear (1, 1)", linear, False),
-        ("linear (1, 1), header in full-text", linear, True),
-        ("zscore (1, 1)", z, False),
-        ("zscore (1, 0.7)", fused("zscore", (1.0, 0.7)), False),
-        ("zscore (1, 1.5)", fused("zscore", (1.0, 1.5)), False),
-        ("zscore (1, 1), header in full-text", z, True),
-        ("score / best (1, 1)", fused("max"), False),
-        ("mean +- 3 sd (1, 1)", fused("dbsf"), False),
-        ("linear (1, 1), top 20", fused("linear", pool=20), False),
-        ("linear (1, 1), top 30", fused("linear", pool=30), False),
-        ("linear + section best x 0.1", hierarchical(linear, 0.1), False),
-        ("linear + section best x 0.2", hierarchical(linear, 0.2), False),
-        ("linear + section best x 0.4", hierarchical(linear, 0.4), False),
-        ("linear + section mean-3 x 0.1", hierarchical(linear, 0.1, agg="mean3"), False),
-        ("linear + document best x 0.1", hierarchical(linear, 0.1, scope="document"), False),
-        ("linear, near-duplicates (80 %) dropped", dedup(linear, texts, 0.8), False),
-        ("linear, near-duplicates (50 %) dropped", dedup(linear, texts, 0.5), False),
-        ("linear, trimmed (cover)", trimmed(linear, texts, "cover"), False),
-        ("linear, trimmed (cover + 1)", trimmed(linear, texts, "cover+1"), False),
-        ("linear, trimmed (best sentence)", trimmed(linear, texts, "best"), False),
-        ("zscore, trimmed (cover)", trimmed(z, texts, "cover"), False),
-        ("linear, adjacent hits merged", merged(linear, texts), False),
-        ("linear, merged then trimmed", merged(linear, texts, "cover"), False),
+    rows: list[tuple[str, Ranker, str]] = [
+        ("linear (1, 1)", linear, ""),
+        ("linear (1, 1), header in full-text", linear, "header"),
+        ("linear (1, 1), document label in full-text", linear, "label"),
+        ("zscore (1, 1)", z, ""),
+        ("zscore (1, 0.7)", fused("zscore", (1.0, 0.7)), ""),
+        ("zscore (1, 1.5)", fused("zscore", (1.0, 1.5)), ""),
+        ("zscore (1, 1), header in full-text", z, "header"),
+        ("zscore (1, 1), document label in full-text", z, "label"),
+        ("score / best (1, 1)", fused("max"), ""),
+        ("mean +- 3 sd (1, 1)", fused("dbsf"), ""),
+        ("linear (1, 1), top 20", fused("linear", pool=20), ""),
+        ("linear (1, 1), top 30", fused("linear", pool=30), ""),
+        ("linear + section best x 0.1", hierarchical(linear, 0.1), ""),
+        ("linear + section best x 0.2", hierarchical(linear, 0.2), ""),
+        ("linear + section best x 0.4", hierarchical(linear, 0.4), ""),
+        ("linear + section mean-3 x 0.1", hierarchical(linear, 0.1, agg="mean3"), ""),
+        ("linear + document best x 0.1", hierarchical(linear, 0.1, scope="document"), ""),
+        ("linear, near-duplicates (80 %) dropped", dedup(linear, texts, 0.8), ""),
+        ("linear, near-duplicates (50 %) dropped", dedup(linear, texts, 0.5), ""),
+        ("linear, trimmed (cover)", trimmed(linear, texts, "cover"), ""),
+        ("linear, trimmed (cover + 1)", trimmed(linear, texts, "cover+1"), ""),
+        ("linear, trimmed (best sentence)", trimmed(linear, texts, "best"), ""),
+        ("zscore, trimmed (cover)", trimmed(z, texts, "cover"), ""),
+        ("linear, adjacent hits merged", merged(linear, texts), ""),
+        ("linear, merged then trimmed", merged(linear, texts, "cover"), ""),
     ]
-    for size in (int(s) for s in args.sizes.split(",")):
-        saved = rankings(size, items, docs, env, qvecs)
+    for size, options in (parse_spec(s) for s in args.sizes.split(",")):
+        saved = rankings(size, items, docs, env, qvecs, options)
         kinds: list[str] = []
         for label, rank, ctx in rows:
             m = evaluate(saved, items, rank, ctx)
             kinds = kinds or sorted(c for c in m if c != "all")
             if label == rows[0][0]:
-                name = f"section {abs(size)}" + (", table headings in the header" if size < 0 else "")
+                name = (
+                    f"section {abs(size)}"
+                    + (", table headings in the header" if size < 0 else "")
+                    + (f" ({', '.join(sorted(options))})" if options else "")
+                )
                 print(f"\n{name}, dev half: recall@{K} / span IoU (%)\n")
                 print("| search | all | " + " | ".join(kinds) + " |")
                 print("|---|" + "---:|" * (len(kinds) + 1))

@@ -15,7 +15,11 @@ With ``contextual_header=True`` (the default) each chunk's embedded text is
 prefixed with the document's name and its section path (``annual report >
 Report > Results``; ``document_title=False`` leaves the name out), stored in
 ``Chunk.context`` and counted inside the token budget; the chunk's ``text``
-stays the span itself.
+stays the span itself. The name is the file name, plus the organisation the
+document's opening names on a line of its own (``2023 Q3 AAPL (Apple
+Inc.)``). With ``table_headers=True``, a chunk that starts inside a table's
+body also carries the table's caption and column headings, so a row of
+figures says which periods its columns are.
 """
 
 from __future__ import annotations
@@ -27,12 +31,13 @@ from typing import Any
 
 from sectionrag import registry
 from sectionrag.chunkers._base import BaseChunker, Planned, assemble, check_int
+from sectionrag.chunkers._context import TableHead, document_label, document_name, table_heads
 from sectionrag.chunkers._spans import Measure, trim
 from sectionrag.defaults import DEFAULT_SIZE
 from sectionrag.errors import ConfigError
 from sectionrag.types import Chunk, Document
 
-__all__ = ["SectionChunker"]
+__all__ = ["SectionChunker", "document_name"]
 
 _SEPARATOR = " > "
 
@@ -47,8 +52,11 @@ class SectionChunker(BaseChunker):
             or a built-in chunker instance.
         contextual_header: Prefix the embedded text with the section path (default True).
         document_title: Put the document's name (its source's file name without
-            extension) ahead of the section path in that header (default True;
-            documents without a file name, such as ``<memory>``, get none).
+            extension, plus the organisation named on a line of its own in its
+            opening) ahead of the section path in that header (default True;
+            documents with neither, such as ``<memory>`` text, get none).
+        table_headers: In that header, give a chunk that starts inside a table's
+            body the table's caption and column-heading rows (default False).
         min_chunks: Below this many chunks from the sections, chunk the whole
             text instead (default 3; 0 turns it off).
         **inner_params: Passed to the inner strategy (``threshold``,
@@ -65,6 +73,7 @@ class SectionChunker(BaseChunker):
         inner: str | BaseChunker = "semantic",
         contextual_header: bool = True,
         document_title: bool = True,
+        table_headers: bool = False,
         min_chunks: int = 3,
         **inner_params: Any,
     ) -> None:
@@ -75,6 +84,9 @@ class SectionChunker(BaseChunker):
         if not isinstance(document_title, bool):
             raise TypeError(f"document_title must be a bool, not {type(document_title).__name__}")
         self.document_title = document_title
+        if not isinstance(table_headers, bool):
+            raise TypeError(f"table_headers must be a bool, not {type(table_headers).__name__}")
+        self.table_headers = table_headers
         self.min_chunks = check_int("min_chunks", min_chunks, minimum=0)
         if isinstance(inner, str):
             if inner == "section":
@@ -105,6 +117,7 @@ class SectionChunker(BaseChunker):
         return (
             f"SectionChunker(size={self.size}, inner={self.inner!r}, "
             f"contextual_header={self.contextual_header}, document_title={self.document_title}, "
+            f"table_headers={self.table_headers}, "
             f"min_chunks={self.min_chunks})"
         )
 
@@ -124,7 +137,7 @@ class SectionChunker(BaseChunker):
         """Return the document's name used in headers (``""`` unless ``document_title``)."""
         if not (self.document_title and self.contextual_header):
             return ""
-        return document_name(document.source)
+        return document_label(document.source, document.text, document.body_start)
 
     def chunk(self, document: Document) -> list[Chunk]:
         """Chunk each section separately (or the whole text, see the module docs)."""
@@ -179,11 +192,22 @@ class SectionChunker(BaseChunker):
                 carried[trim(text, carry, end)[0]] = path
                 start, carry = carry, None
             header, budget = self._budget(measure, self.header_for(path, title), limit)
+            tables = self._tables(document, start, end)
+            if tables:  # room for the longest table head, or none of them
+                full, full_budget = self._budget(measure, _with_head(header, _longest(tables)), limit)
+                tables, budget = (tables, full_budget) if full else ([], budget)
             for x, y, n in self._inner(document, measure, start, end, budget):
-                out.append((x, y, header, -1 if header else n))
+                h = _with_head(header, _head_at(tables, trim(text, x, y)[0])) if tables else header
+                out.append((x, y, h, -1 if h else n))
         if carry is not None:  # only headings left (the document ends inside them)
             out.append((carry, len(text), "", -1))
         return out
+
+    def _tables(self, document: Document, start: int, end: int) -> list[TableHead]:
+        """Return the heads of the tables in ``text[start:end]`` (none unless ``table_headers``)."""
+        if not (self.table_headers and self.contextual_header):
+            return []
+        return table_heads(document.text, start, end, frozenset(s.start for s in document.sections))
 
     def _inner(
         self, document: Document, measure: Measure, start: int, end: int, budget: int
@@ -201,10 +225,16 @@ class SectionChunker(BaseChunker):
         cuts = document.boundaries()
         header_budget = limit
         title = self.title_of(document)
-        if self.contextual_header and (document.sections or title):
+        tables = self._tables(document, document.body_start, len(text))
+        if self.contextual_header and (document.sections or title or tables):
             paths = [s.path for s in document.sections] or [()]
             longest = max(paths, key=lambda p: len(_SEPARATOR.join(p)))
-            header_budget = self._budget(measure, self.header_for(longest, title), limit)[1]
+            header, header_budget = self._budget(
+                measure, _with_head(self.header_for(longest, title), _longest(tables)), limit
+            )
+            if tables and not header:
+                tables = []
+                header_budget = self._budget(measure, self.header_for(longest, title), limit)[1]
         out: list[Planned] = []
         for a, b, n in self._inner(document, measure, document.body_start, len(text), header_budget):
             pieces = _cut(text, a, b, cuts, heads)
@@ -216,23 +246,27 @@ class SectionChunker(BaseChunker):
                 if carried_at is not None:
                     carried[x] = path
                 header, _ = self._budget(measure, self.header_for(path, title), limit)
+                if tables:
+                    header = _with_head(header, _head_at(tables, x))
                 out.append((x, y, header, n if len(pieces) == 1 and not header else -1))
         return out
 
 
-def document_name(source: str) -> str:
-    """Return a readable name for a source: its file name without extension, ``_`` and ``-`` as spaces.
+def _with_head(header: str, head: str) -> str:
+    """``header`` followed by a table's head (either may be empty)."""
+    return f"{header}{_SEPARATOR}{head}" if header and head else header or head
 
-    A placeholder source in angle brackets (``<memory>``) has no name (``""``).
 
-    >>> document_name("reports/2023_Q3_AAPL.pdf")
-    '2023 Q3 AAPL'
-    """
-    if source.startswith("<") and source.endswith(">"):
-        return ""
-    name = source.replace("\\", "/").rsplit("/", 1)[-1]
-    stem = name.rsplit(".", 1)[0] if "." in name.strip(".") else name
-    return " ".join(stem.replace("_", " ").replace("-", " ").split())
+def _longest(tables: Sequence[TableHead]) -> str:
+    return max((t.head for t in tables), key=len, default="")
+
+
+def _head_at(tables: Sequence[TableHead], pos: int) -> str:
+    """Return the head of the table whose body holds ``pos``, or ``""``."""
+    for t in tables:
+        if t.body <= pos < t.end:
+            return t.head
+    return ""
 
 
 def _cut(
