@@ -364,3 +364,15 @@ def test_cli_vector_search_loads_the_hinted_minilm_once_in_the_thread(
     torch = minilm.backend == "torch"
     assert out.stderr.strip().splitlines()[-1] == f"0 ['sectionrag-model-preload'] {torch}"
     assert json.loads(out.stdout)["results"] == expected
+
+
+def test_a_search_naming_its_embedder_leaves_the_hint_alone(
+    tmp_path: Path, docs: Path, hash48: ThreadNotingEmbedder, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """``--embedder``/``--backend`` may name another runtime than the recorded one: not worth a hint."""
+    db = tmp_path / "db"
+    assert run_index(capsys, docs, db)["added"] == 2
+    hint(db).write_text("stale", encoding="utf-8")
+    assert main(["search", QUERY, "--db", str(db), "--embedder", "hash-48", "--json"]) == 0
+    assert json.loads(capsys.readouterr().out)["results"]
+    assert hint(db).read_text(encoding="utf-8") == "stale"

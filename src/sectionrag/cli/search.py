@@ -104,7 +104,8 @@ def run(args: argparse.Namespace) -> int:
     finally:
         if preload is not None:
             preload.join()
-    write_embedder_hint(args, pipe.embedder)  # none yet, or the collection was rebuilt since
+    if args.backend is None and args.embedder is None:  # the recorded embedder: hint it for next time
+        write_embedder_hint(args, pipe.embedder)
     return 0
 
 
