@@ -236,8 +236,10 @@ def test_a_no_op_run_imports_neither_lancedb_nor_a_model(
         "print(rc, heavy, file=sys.stderr)"
     )
     env = {**os.environ, "PYTHONPATH": str(ROOT / "src")}
+    recorded = json.loads(manifest(db).read_text(encoding="utf-8"))
+    assert recorded["versions"] == _unchanged._versions(db, "default")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True, env=env)
-    assert out.stderr.strip().splitlines()[-1] == "0 []"
+    assert out.stderr.strip().splitlines()[-1] == "0 []", (recorded, out.stderr[-3000:])
     assert json.loads(out.stdout)["unchanged"] == 2
 
 
@@ -376,3 +378,22 @@ def test_a_search_naming_its_embedder_leaves_the_hint_alone(
     assert main(["search", QUERY, "--db", str(db), "--embedder", "hash-48", "--json"]) == 0
     assert json.loads(capsys.readouterr().out)["results"]
     assert hint(db).read_text(encoding="utf-8") == "stale"
+
+
+def test_a_collection_dropped_and_built_again_takes_the_full_path(
+    tmp_path: Path,
+    docs: Path,
+    hash48: ThreadNotingEmbedder,
+    not_racy: None,
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """Its version files have the old names again, but not the old times."""
+    db = tmp_path / "db"
+    assert run_index(capsys, docs, db)["added"] == 2
+    first = sorted(docs.iterdir())[0]
+    store = LanceDBStore(db)
+    assert store.drop()
+    rebuilt = Pipeline(embedder=hash48, store=store, chunker=sectionrag.chunker("paragraph"))
+    assert rebuilt.ingest([first]).ok  # one document of two
+    out = run_index(capsys, docs, db)
+    assert (out["added"], out["unchanged"]) == (1, 1)

@@ -12,13 +12,17 @@ manifest when all of these hold, and otherwise runs the ingest as always:
 - each file's ``stat`` is the recorded one, and none was "racy" when
   recorded (modified or changed less than two seconds before its ``stat``,
   when a later write could leave the same times behind);
-- the tables hold the same versions: any write to the collection (another
-  run, the Python API, the MCP server, a compaction) adds a version;
+- the tables hold the same version files (names, sizes, times): any write to
+  the collection (another run, the Python API, the MCP server, a compaction)
+  adds one, and a collection dropped and built again has new ones;
 - no other ingest holds the collection's lock; the sectionrag version is the same.
 
 A run that starts ingesting deletes the manifest first, and writes it again
 only when every file ended added, updated or unchanged with no failure or
-warning. Options that ask for work or checks the manifest cannot vouch for
+warning. The version listing is taken just after the ingest released the
+collection's lock: a write by another program in that instant would be
+taken for the run's own (its files are still compared by their stat).
+Options that ask for work or checks the manifest cannot vouch for
 (``--verify``, ``--estimate``, ``--ray``, a PDF password, object storage,
 another store) always take the full path.
 """
@@ -116,14 +120,23 @@ def _file_states(args: Any) -> tuple[list[list[Any]], bool] | None:
     return states, racy
 
 
-def _versions(directory: Path, collection: str) -> list[list[str]] | None:
-    """Return the version listing of the collection's table and records table (``None``: not there)."""
+def _versions(directory: Path, collection: str) -> list[list[Any]] | None:
+    """Return the version files of the collection's table and records table (``None``: not there).
+
+    Each as ``[name, size, mtime_ns]``: a table dropped and built again has version files of the
+    same names, but not of the same times. Only the ``*.manifest`` files (one per version, never
+    rewritten): LanceDB's ``latest_version_hint.json`` says nothing more and may be rewritten later.
+    """
     from sectionrag.stores._lance_write import records_table_name
 
-    out: list[list[str]] = []
+    out: list[list[Any]] = []
     for table in (collection, records_table_name(collection)):
+        folder = directory / f"{table}.lance" / "_versions"
         try:
-            out.append(sorted(os.listdir(directory / f"{table}.lance" / "_versions")))
+            entries = sorted(
+                (e for e in os.scandir(folder) if e.name.endswith(".manifest")), key=lambda e: e.name
+            )
+            out.append([[e.name, e.stat().st_size, e.stat().st_mtime_ns] for e in entries])
         except OSError:
             return None
     return out
