@@ -13,6 +13,7 @@ import time
 from pathlib import Path
 from typing import Any
 
+from sectionrag.cli import _unchanged as unchanged
 from sectionrag.cli._common import (
     add_collection_options,
     add_parser_options,
@@ -25,6 +26,7 @@ from sectionrag.cli._common import (
     resolve_embedder,
     storage_options,
 )
+from sectionrag.cli._sidecar import write_embedder_hint
 from sectionrag.defaults import DEFAULT_EMBEDDER, DEFAULT_STRATEGY
 
 __all__ = ["register"]
@@ -348,13 +350,15 @@ def store_where(store: Any, db: str) -> str:
 
 def run(args: argparse.Namespace) -> int:
     """Index the given paths and print a report."""
-    from sectionrag.errors import CollectionNotFoundError
-    from sectionrag.ingest.fingerprint import read_recorded_config
-    from sectionrag.ingest.sources import display_source
-    from sectionrag.pipeline import Pipeline
-
     started = time.perf_counter()
     executor = build_executor(args)
+    nothing = unchanged.unchanged_report(args)  # the last run's manifest proves nothing changed
+    if nothing is not None:
+        return _print_report(args, nothing[0], nothing[1], str(Path(args.db).expanduser()), started)
+    from sectionrag.errors import CollectionNotFoundError
+    from sectionrag.ingest.fingerprint import read_recorded_config
+    from sectionrag.pipeline import Pipeline
+
     options = storage_options(args) or None
     recorded = None
     if args.size is not None and args.strategy is None:  # --size alone: the recorded strategy
@@ -373,6 +377,8 @@ def run(args: argparse.Namespace) -> int:
     embedder, store = pipe.embedder, pipe.store
     if args.estimate:
         return estimate(args, pipe)
+    before = unchanged.snapshot(args)  # the files' stat before anything of them is read
+    unchanged.forget(args)
     report = pipe.ingest(
         args.paths,
         sync=args.sync,
@@ -386,9 +392,22 @@ def run(args: argparse.Namespace) -> int:
         verify=args.verify,
         executor=executor,
     )
+    if before is not None:
+        unchanged.record(args, before, report, embedder.name)
+    if report.ok and (report.added or report.updated or report.unchanged):
+        info = store.info()
+        if info is not None:
+            write_embedder_hint(args, embedder, info.dimension)
+    return _print_report(args, report, embedder.name, store_where(store, args.db), started)
+
+
+def _print_report(args: argparse.Namespace, report: Any, embedder: str, where: str, started: float) -> int:
+    """Print what the run did (JSON with ``--json``); return the exit code."""
+    from sectionrag.ingest.sources import display_source
+
     summary = (
         f"{report.summary()} in {time.perf_counter() - started:.1f} s "
-        f"({embedder.name} -> {store_where(store, args.db)}:{args.collection})"
+        f"({embedder} -> {where}:{args.collection})"
     )
     if args.json:
         emit_json(report.to_dict(display_source))

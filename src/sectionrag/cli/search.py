@@ -86,17 +86,36 @@ def build_where(args: argparse.Namespace, store: Any) -> Any:
 
 def run(args: argparse.Namespace) -> int:
     """Search and print ranked results."""
-    import dataclasses
-
     from sectionrag._checks import check_int
-    from sectionrag.errors import StoreError
-    from sectionrag.ingest.sources import display_source
     from sectionrag.pipeline import check_query, check_search_options
 
     check_query(args.query, mode=args.mode)
     check_int("-k", args.k, minimum=1)
     weights = parse_weights(args.weights)
     check_search_options(args.k, args.mode, args.fusion, weights)
+    if args.mode == "text":
+        _search(args, weights)
+        return 0
+    from sectionrag.cli._sidecar import ModelPreload, write_embedder_hint
+
+    preload = ModelPreload.start(args)  # the hinted model loads while lancedb is imported
+    try:
+        pipe = _search(args, weights)
+    finally:
+        if preload is not None:
+            preload.join()
+    if args.backend is None and args.embedder is None:  # the recorded embedder: hint it for next time
+        write_embedder_hint(args, pipe.embedder)
+    return 0
+
+
+def _search(args: argparse.Namespace, weights: tuple[float, float] | None) -> Any:
+    """Open the collection, search and print; return the pipeline."""
+    import dataclasses
+
+    from sectionrag.errors import StoreError
+    from sectionrag.ingest.sources import display_source
+
     pipe = open_collection(args, check=args.mode != "text")
     info = pipe.store.info()
     if info is not None and info.chunks == 0:
@@ -117,4 +136,4 @@ def run(args: argparse.Namespace) -> int:
         emit_json({"results": [r.to_dict() for r in results]})
     else:
         print(format_results(results))
-    return 0
+    return pipe

@@ -14,7 +14,12 @@ from typing import TYPE_CHECKING, Any
 from sectionrag.errors import MissingDependencyError
 from sectionrag.stores._common import load_metadata
 from sectionrag.stores._lance_enrich import enrichment_fields
-from sectionrag.stores._lazy_import import DEFERRED_PACKAGES, defer_package_body, pandas_hidden
+from sectionrag.stores._lazy_import import (
+    DEFERRED_PACKAGES,
+    defer_package_body,
+    overrides_as_markers,
+    pandas_hidden,
+)
 from sectionrag.types import SearchResult
 
 if TYPE_CHECKING:
@@ -53,12 +58,17 @@ COLUMNS = [
 
 
 def import_lancedb() -> Any:
-    """Import lancedb, or say how to install it (its REST client's package body deferred)."""
+    """Import lancedb, or say how to install it.
+
+    Its REST client's package body is deferred and, before Python 3.12, it gets
+    ``overrides`` as markers (see :mod:`sectionrag.stores._lazy_import`).
+    """
     if "lancedb" not in sys.modules:
         for package in DEFERRED_PACKAGES:
             defer_package_body(package)
     try:
-        with pandas_hidden():  # only where the command line asked (see sectionrag.stores._lazy_import)
+        # pandas only where the command line asked (see sectionrag.stores._lazy_import)
+        with pandas_hidden(), overrides_as_markers():
             import lancedb
     except ImportError as e:  # pragma: no cover - lancedb is a core dependency
         raise MissingDependencyError(

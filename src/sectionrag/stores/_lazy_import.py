@@ -21,18 +21,35 @@ inside the block ``import pandas`` fails, so pyarrow and lancedb take it as
 not installed. Afterwards it imports again, and pyarrow's conversions that
 need it (``to_pandas``) import it then; only its checks of whether an object
 is a DataFrame keep answering no, which is why a library process never hides it.
+
+:func:`overrides_as_markers` is for Python before 3.12, where lancedb checks
+every method it marks with the ``overrides`` package's ``@override`` when
+its classes are created (about a fifth of the cost of ``import lancedb``); on
+3.12 and later lancedb itself takes ``typing.override``, a marker that checks
+nothing, and an empty ``EnforceOverrides``. Inside the block lancedb gets the
+same: a stand-in ``overrides`` module with a marker ``override`` and an empty
+``EnforceOverrides``; any other name of it loads the real package. Afterwards
+``import overrides`` gives the real package again.
 """
 
 from __future__ import annotations
 
 import contextlib
+import importlib
 import importlib.util
 import sys
 import threading
+import types
 from collections.abc import Iterator
 from typing import Any
 
-__all__ = ["DEFERRED_PACKAGES", "defer_package_body", "hide_pandas", "pandas_hidden"]
+__all__ = [
+    "DEFERRED_PACKAGES",
+    "defer_package_body",
+    "hide_pandas",
+    "overrides_as_markers",
+    "pandas_hidden",
+]
 
 #: packages whose ``__init__`` body is run on first use of one of its names
 DEFERRED_PACKAGES = ("lance_namespace_urllib3_client",)
@@ -103,3 +120,58 @@ def defer_package_body(name: str) -> bool:
     module.__dict__["__getattr__"] = hook
     sys.modules[name] = module
     return True
+
+
+def _marker_overrides() -> types.ModuleType:
+    """Return a stand-in ``overrides`` module: what lancedb takes on Python 3.12+ (see above)."""
+    module = types.ModuleType("overrides", "sectionrag's stand-in: override marks, EnforceOverrides is empty")
+
+    class EnforceOverrides:
+        """Checks nothing (lancedb's own choice where ``typing.override`` exists)."""
+
+    def override(method: Any = None, **_: Any) -> Any:
+        """Mark ``method`` as overriding (``__override__ = True``), as ``typing.override`` does."""
+        if method is None:  # @override(check_signature=False)
+            return override
+
+        with contextlib.suppress(AttributeError, TypeError):
+            method.__override__ = True
+        return method
+
+    def __getattr__(name: str) -> Any:
+        if name.startswith("__"):  # the import system asking whether it is a package (it is not)
+            raise AttributeError(name)
+        # another name: the real package, from now on for everyone
+        if sys.modules.get("overrides") is module:
+            del sys.modules["overrides"]
+        return getattr(importlib.import_module("overrides"), name)
+
+    module.EnforceOverrides = EnforceOverrides  # type: ignore[attr-defined]
+    module.override = override  # type: ignore[attr-defined]
+    module.__getattr__ = __getattr__  # type: ignore[method-assign]
+    return module
+
+
+@contextlib.contextmanager
+def overrides_as_markers(version: tuple[int, ...] | None = None) -> Iterator[None]:
+    """Give ``import overrides`` the stand-in inside the block (Python before 3.12, when not imported yet).
+
+    ``version``: the Python version to act for (default: this one).
+    """
+    if (version or sys.version_info) >= (3, 12) or "overrides" in sys.modules:
+        yield
+        return
+    try:
+        installed = importlib.util.find_spec("overrides") is not None
+    except (ImportError, ValueError):
+        installed = False
+    if not installed:  # nothing to stand in for: lancedb says itself what it misses
+        yield
+        return
+    stand_in = _marker_overrides()
+    sys.modules["overrides"] = stand_in
+    try:
+        yield
+    finally:
+        if sys.modules.get("overrides") is stand_in:
+            del sys.modules["overrides"]
