@@ -367,3 +367,20 @@ def test_importing_openvino_through_sectionrag_sends_no_usage_report(tmp_path: P
         forks[how] = int(run.stdout.split()[-1])
     assert forks["plain"] > 0  # a plain import forks a reporter (so this test can fail)
     assert forks["ours"] == 0
+
+
+@pytest.mark.skipif(importlib.util.find_spec("openvino") is None, reason="needs openvino")
+def test_running_a_model_does_not_import_openvinos_converter() -> None:
+    code = (
+        "import sys\n"
+        "from sectionrag.embedders._backends import BackendSpec, import_openvino, require\n"
+        "require(BackendSpec('openvino'))\n"
+        "ov = import_openvino()\n"
+        "ov.Core()\n"
+        "print('openvino.tools.ovc' in sys.modules)\n"
+        "from openvino.tools.ovc import convert_model\n"  # an export still finds it afterwards
+        "print(callable(convert_model))\n"
+    )
+    run = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
+    assert run.returncode == 0, run.stderr
+    assert run.stdout.split() == ["False", "True"]

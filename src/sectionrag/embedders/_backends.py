@@ -52,6 +52,7 @@ __all__ = [
     "export_dir",
     "busy_cpus",
     "free_threads",
+    "import_openvino",
     "openvino_telemetry_off",
     "parse_spec",
     "progress_bars",
@@ -183,6 +184,40 @@ def openvino_telemetry_off() -> Iterator[None]:
                 os.environ["CI"] = saved
 
 
+class _NoConverter:
+    """A meta path finder that says OpenVINO's model converter is not installed."""
+
+    @staticmethod
+    def find_spec(name: str, path: Any = None, target: Any = None) -> None:
+        if name == _CONVERTER or name.startswith(_CONVERTER + "."):
+            raise ModuleNotFoundError(f"No module named {name!r} (not needed to run a model)", name=name)
+
+
+_CONVERTER = "openvino.tools.ovc"
+
+
+def import_openvino() -> Any:
+    """Import OpenVINO's runtime, without its model converter and with usage reports off.
+
+    ``import openvino`` also imports the converter (``openvino.tools.ovc``,
+    over a hundred modules and the telemetry) when it can; running an exported
+    model never needs it, and OpenVINO's own import carries on without it. An
+    export imports it itself (``from openvino.tools.ovc import convert_model``).
+    """
+    with openvino_telemetry_off():
+        if "openvino" in sys.modules:
+            import openvino
+
+            return openvino
+        finder = _NoConverter()
+        sys.meta_path.insert(0, finder)
+        try:
+            import openvino
+        finally:
+            sys.meta_path.remove(finder)
+        return openvino
+
+
 def installed(spec: BackendSpec) -> bool:
     """Whether the packages ``spec`` needs are importable (checked without importing them)."""
     if not spec.exported:
@@ -198,7 +233,9 @@ def require(spec: BackendSpec) -> None:
     modules, extra = _NEEDS[spec.backend]
     for module in modules:
         try:
-            with openvino_telemetry_off():
+            if module == "openvino":
+                import_openvino()
+            else:
                 importlib.import_module(module)
         except ImportError as e:
             raise MissingDependencyError(

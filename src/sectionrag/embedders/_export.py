@@ -32,6 +32,7 @@ from typing import TYPE_CHECKING, Any
 from sectionrag.embedders._backends import (
     EXPORT_VERSION,
     BackendSpec,
+    import_openvino,
     openvino_telemetry_off,
     transformers_quiet,
 )
@@ -185,12 +186,13 @@ def _quantize_int8(folder: Path) -> str:
 def _export_openvino(module: Any, names: list[str], example: dict[str, Any], folder: Path) -> None:
     import torch
 
+    ov = import_openvino()
     with openvino_telemetry_off():
-        import openvino as ov
+        from openvino.tools.ovc import convert_model
 
         with warnings.catch_warnings(), torch.no_grad():
             warnings.simplefilter("ignore")
-            graph = ov.convert_model(module, example_input=tuple(example[n] for n in names))
+            graph = convert_model(module, example_input=tuple(example[n] for n in names))
     for port, n in zip(graph.inputs, names, strict=True):
         port.get_tensor().set_names({n})
     ov.save_model(graph, str(folder / OPENVINO_FILE), compress_to_fp16=False)

@@ -18,7 +18,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from sectionrag.embedders._backends import openvino_telemetry_off
+from sectionrag.embedders._backends import import_openvino
 from sectionrag.errors import EmbeddingError
 
 if TYPE_CHECKING:
@@ -116,8 +116,7 @@ class ExportedModel:
         return run
 
     def _open_openvino(self, precision: str | None) -> Any:
-        with openvino_telemetry_off():
-            import openvino as ov
+        ov = import_openvino()
 
         core = ov.Core()
         config: dict[str, Any] = {
