@@ -129,9 +129,16 @@ def apply_contents(
     # (not the first page: a cover, a filing's cover page, a title page with its text)
     first_page = next((i for i, lines in enumerate(pages) if lines), 0)
     prose_pages = {i for i in range(first_page + 1, first_contents) if has_prose(pages[i], body)}
+    # a number the contents gives to another heading: a bold list item ("1. Precision" inside
+    # chapter 2), a cross-reference ("Chapter 3: Importing ... 16")
+    listed = {_number_key(e.title): normalize_for_match(e.title) for e in located}
+    listed.pop(None, None)
     out: list[Candidate] = []
     for c in [*candidates, *added]:
         if id(c) in removed:
+            continue
+        key = _number_key(c.title) if c.toc_level is None and c.numbered else None
+        if key is not None and key in listed and listed[key] != normalize_for_match(c.title):
             continue
         if c.toc_level is None:
             # (a word or three: "Zusammenfassung", "List of Figures"; a title page's title is longer)
@@ -145,3 +152,16 @@ def apply_contents(
         out.append(c)
     out.sort(key=lambda c: (c.page, c.index))
     return out
+
+
+def _number_key(title: str) -> str | None:
+    """Return the number a heading's label gives it (``Chapter 3`` and ``3``: ``3``; ``Appendix A``)."""
+    style = classify(title)
+    if style is None or style.kind in ("caps", "alpha"):
+        return None
+    number = style.label.lower().rstrip(".:) ")
+    if style.kind == "chapter":
+        number = number.split()[-1] if number.split() else number
+    elif style.kind not in ("num", "alnum"):
+        number = f"{style.kind} {number.split()[-1]}" if number.split() else style.kind
+    return number or None

@@ -200,7 +200,12 @@ def find_headings(pages: list[list[PdfLine]], body: float) -> list[Candidate]:
                 if nxt.role == "table" or not close:
                     break
                 nxt_style = classify(nxt.text)
-                nxt_numbered = nxt_style is not None and nxt_style.kind not in ("caps", "alpha")
+                # a bare label word under a label is its title ("Part III." over "Appendix")
+                nxt_numbered = (
+                    nxt_style is not None
+                    and nxt_style.kind not in ("caps", "alpha")
+                    and not _is_label_word(nxt.text)
+                )
                 if (
                     label_first
                     and not nxt_numbered
