@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from _pdfgen import Line
+from _pdfgen import Line, Page, body_lines, write_pdf
 from test_pdf_book_structure import tree
 from test_pdf_headings import Flow, parse
 
@@ -48,46 +48,67 @@ def test_parts_listed_flush_with_the_chapters_but_larger_stand_above_them(tmp_pa
     assert levels["Plot"] < levels["Plot options"]
 
 
-def test_contents_in_two_columns_ending_above_the_text_of_its_page(tmp_path: Path):
-    # the right column's rows do not line up with the left one's; the first chapter starts under
-    # the contents, on the same page: its headings are sections, the contents' lines are not
+def _chapters() -> list[tuple[str, list[str]]]:
+    words = ("one", "two", "three", "four", "five", "six")
+    return [(f"Chapter {w}", [f"Topic {w} {k}" for k in (1, 2)]) for w in words]
+
+
+def test_contents_in_two_columns_whose_rows_do_not_line_up_gives_the_levels(tmp_path: Path):
+    # chapters and topics share one face on the pages: only the contents' indents tell their levels;
+    # the right column's rows sit half a row lower than the left one's
     f = Flow()
     f.heading("Handbook", 24, before=0).para(3)
-    chapters = [
-        (f"{n} Chapter {word}", [f"{n}.{k} Topic {word} {k}" for k in (1, 2)])
-        for n, word in enumerate(("one", "two", "three", "four"), start=1)
-    ]
+    contents = f.pages[-1]
+    chapters = _chapters()
     f.new_page()
-    first_body = f.pages[-1]
-    first_body.lines.append(Line("Contents", y=720, size=16, bold=True))
     rows: list[tuple[str, int, bool]] = []
-    for number, (chapter, subs) in enumerate(chapters, start=2):
-        rows.append((chapter, number, True))
-        rows.extend((sub, number, False) for sub in subs)
-    half = (len(rows) + 1) // 2
-    for k, (title, page, bold) in enumerate(rows):
-        left = k < half
-        y = 690 - 15 * (k if left else k - half) - (0 if left else 6)  # the columns' rows do not line up
-        x = (72.0 if bold else 86.0) + (0 if left else 250.0)
-        first_body.lines.append(Line(title, x=x, y=y, size=10, bold=bold))
-        first_body.lines.append(Line(str(page), x=300.0 if left else 540.0, y=y, size=10, bold=bold))
-    f.y = 690 - 15 * half - 30
-    f.heading(chapters[0][0], 16).para(4)
-    f.heading(chapters[0][1][0], 12).para(4).heading(chapters[0][1][1], 12).para(4)
-    for chapter, subs in chapters[1:]:
+    for chapter, topics in chapters:
+        rows.append((chapter, len(f.pages), True))
+        f.heading(chapter, 12, before=0).para(8)
+        for topic in topics:
+            rows.append((topic, len(f.pages), False))
+            f.heading(topic, 12).para(8)
         f.new_page()
-        f.heading(chapter, 16, before=0).para(5)
-        for sub in subs:
-            f.heading(sub, 12).para(5)
+    f.pages.pop()
+    contents.lines.append(Line("Contents", y=600, size=16, bold=True))
+    half = (len(rows) + 1) // 2
+    for k, (title, page, chapter) in enumerate(rows):
+        left = k < half
+        y = 570 - 15 * (k if left else k - half) - (0 if left else 7)
+        x = (72.0 if chapter else 86.0) + (0 if left else 250.0)
+        contents.lines.append(Line(title + " . . . . .", x=x, y=y, size=10, bold=chapter))
+        contents.lines.append(Line(str(page), x=290.0 if left else 540.0, y=y, size=10, bold=chapter))
     doc = parse(f.write(tmp_path / "two-column-contents.pdf"))
+    levels = {title: level for level, title in tree(doc)}
+    for chapter, topics in chapters:
+        assert levels[chapter] == levels["Chapter one"]
+        assert all(levels[topic] == levels[chapter] + 1 for topic in topics)
+
+
+def test_text_under_a_contents_on_its_page_is_the_first_chapter(tmp_path: Path):
+    # the contents ends half-way down page 1 and chapter one starts under it
+    f = Flow()
+    chapters = _chapters()[:4]
+    f.heading("Contents", 16, before=0)
+    contents_top = f.y
+    f.y -= 15 * (3 * len(chapters)) + 20
+    rows: list[tuple[str, int, float]] = []
+    for n, (chapter, topics) in enumerate(chapters):
+        if n:
+            f.new_page()
+        f.heading(chapter, 16, before=0 if n else 14).para(6)
+        rows.append((chapter, len(f.pages), 72.0))
+        for topic in topics:
+            f.heading(topic, 12).para(6)
+            rows.append((topic, len(f.pages), 90.0))
+    for k, (title, page, x) in enumerate(rows):
+        f.pages[0].lines.append(Line(_leadered(title, page), x=x, y=contents_top - 15 * k))
+    doc = parse(f.write(tmp_path / "contents-then-text.pdf"))
     found = tree(doc)
-    levels = {title: level for level, title in found}
-    for chapter, subs in chapters:
-        assert levels[chapter] == levels["1 Chapter one"]
-        assert all(levels[sub] == levels[chapter] + 1 for sub in subs)
-    # each heading once: the contents' lines on page 2 are not sections
-    assert [title for _, title in found].count("1.1 Topic one 1") == 1
-    assert next(s for s in doc.sections if s.title == "1 Chapter one").page_start == 2
+    assert (1, "Chapter one") in found and (2, "Topic one 1") in found
+    first = next(s for s in doc.sections if s.title == "Chapter one")
+    assert first.page_start == 1
+    assert [t for _, t in found].count("Topic one 2") == 1  # its contents line is not a section
 
 
 def test_bold_list_item_numbered_like_a_listed_chapter_is_not_a_section(tmp_path: Path):
@@ -130,3 +151,80 @@ def test_part_label_over_a_label_word_title_is_one_section(tmp_path: Path):
     titles = [title for _, title in tree(doc)]
     assert "Part III. Appendix" in titles
     assert "Part III." not in titles and "Appendix" not in titles
+
+
+def test_heading_atop_the_right_column_beside_an_equation_number_is_a_section(tmp_path: Path):
+    # two columns of 8 pt text; the left column's displayed equation, numbered "(6)", shares its
+    # baseline with "Competing interests" in the right column: not a table row
+    first = Flow()
+    first.heading("Sorting Widgets", 20, before=0).para(20)
+    first.heading("Introduction", 11, bold=False).para(20)
+    pages = [*first.pages, Page()]
+    page = pages[-1]
+    for x, seed in ((72.0, 1), (320.0, 2)):
+        lines, _ = body_lines(48, seed, 690, x=x, width_words=6)
+        for ln in lines:
+            ln.size = 8
+        page.lines.extend(ln for ln in lines if not 444 < ln.y < 480)
+    page.lines.append(Line("x = y + z", x=150, y=460, size=8))
+    page.lines.append(Line("(6)", x=280, y=460, size=8))
+    page.lines.append(Line("Competing interests", x=320, y=460, size=11))
+    page.lines.append(Line("Methods", x=72, y=706, size=11))
+    page.lines.append(Line("Results", x=320, y=706, size=11))
+    doc = parse(write_pdf(tmp_path / "two-columns-equation.pdf", pages))
+    titles = [title for _, title in tree(doc)]
+    assert "Competing interests" in titles
+
+
+def test_book_titles_in_capitals_at_the_text_size_are_sections_beside_the_chapters(tmp_path: Path):
+    # a thesis sets "ACKNOWLEDGMENTS", "CONTENTS" and "LIST OF FIGURES" in capitals at the text
+    # size, each over a short line; the lists are contents pages, their titles still sections
+    f = Flow()
+    f.heading("A Thesis on Widgets", 24, before=0).para(2).new_page()
+    f.heading("ACKNOWLEDGMENTS", 10, bold=False, before=0)
+    f.y -= 20
+    f.line("Thanks to all.", after=14).para(6).new_page()
+    contents = f.pages[-1]
+    f.new_page()
+    figures = f.pages[-1]
+    f.new_page()
+    listed: list[tuple[str, int, float]] = []
+    for number, name in ((1, "Introduction"), (2, "Method"), (3, "Results")):
+        f.heading(f"{number} {name}", 18, before=0).para(6)
+        listed.append((f"{number} {name}", len(f.pages), 72.0))
+        f.heading(f"{number}.1 Details of {name.lower()}", 12).para(6)
+        listed.append((f"{number}.1 Details of {name.lower()}", len(f.pages), 90.0))
+        f.new_page()
+    f.pages.pop()
+    contents.lines.append(Line("CONTENTS", y=720, size=10))
+    for k, (title, page, x) in enumerate(listed):
+        contents.lines.append(Line(_leadered(title, page), x=x, y=680 - 14 * k))
+    figures.lines.append(Line("LIST OF FIGURES", y=720, size=10))
+    for k in range(5):
+        figures.lines.append(
+            Line(_leadered(f"Figure {k + 1}  A widget seen from side {k}", 4 + k // 2), y=680 - 14 * k)
+        )
+    doc = parse(f.write(tmp_path / "book-titles.pdf"))
+    levels = {title: level for level, title in tree(doc)}
+    assert (
+        levels["ACKNOWLEDGMENTS"]
+        == levels["CONTENTS"]
+        == levels["LIST OF FIGURES"]
+        == levels["1 Introduction"]
+    )
+    assert not any(title.startswith("Figure") for title in levels)
+
+
+def test_bibliography_entries_opening_in_italics_are_not_sections(tmp_path: Path):
+    # "[8] G. Dueck. Trilogie 2.1: ..." set in italics, spaced from the entry above, over an
+    # upright line: an entry of the bibliography, not a run-in heading
+    f = Flow()
+    f.heading("1 Introduction", 16, before=0).para(8)
+    f.heading("References", 16)
+    for k in range(1, 9):
+        f.y -= 8
+        f.line(f"[{k}] Ada Lovelace. Engine Notes {k}: Sketch \u2013", italic=k % 2 == 0, after=12)
+        f.line("Analytical Engine. London: Taylor, 1843.", after=12)
+    doc = parse(f.write(tmp_path / "bibliography.pdf"))
+    titles = [title for _, title in tree(doc)]
+    assert titles == ["1 Introduction", "References"]

@@ -16,7 +16,14 @@ from dataclasses import dataclass
 
 from sectionrag.parsers._pdfium import PdfLine
 from sectionrag.parsers._sections import normalize_title
-from sectionrag.parsers.headings import classify, is_all_caps, is_toc_line, looks_like_sentence
+from sectionrag.parsers.headings import (
+    BOOK_TITLES,
+    classify,
+    is_all_caps,
+    is_toc_line,
+    looks_like_sentence,
+    normalize_for_match,
+)
 
 __all__ = ["ORDER", "Candidate", "find_headings", "numbering_order"]
 
@@ -164,12 +171,19 @@ def find_headings(pages: list[list[PdfLine]], body: float) -> list[Candidate]:
             prev = lines[i - 1] if i > 0 else None
             nxt = lines[i + 1] if i + 1 < len(lines) else None
             ok = _is_heading_line(ln, prev, nxt, body, pitch, light, small)
-            if ok and toc_page and (ln.size <= toc_size + 0.5 or _has_page_piece(ln, lines, numbered_rows)):
+            if (
+                ok
+                and toc_page
+                and (ln.size <= toc_size + 0.5 or _has_page_piece(ln, lines, numbered_rows))
+                and normalize_for_match(ln.text) not in BOOK_TITLES  # the page's own title stays
+            ):
                 ok = False
             if ok and text_left is not None and ln.x1 < text_left:
                 ok = False  # a marginal label ("NOTE" beside a box), not a heading
             if ok and any(
-                _cell_beside(ln, o) and not {round(o.x0 / 3) + d for d in (-1, 0, 1)} & columns
+                _cell_beside(ln, o)
+                and not {round(o.x0 / 3) + d for d in (-1, 0, 1)} & columns
+                and not _other_column(ln, o, columns)
                 for o in by_row[ln.row]
                 if o is not ln
             ):
@@ -309,6 +323,20 @@ def _is_mathy(text: str) -> bool:
     return symbols >= 2 or letters < 0.5 * len(visible)
 
 
+def _other_column(ln: PdfLine, other: PdfLine, columns: set[int]) -> bool:
+    """Tell a piece in the other column of a two-column page from a cell of ``ln``'s row.
+
+    ``ln`` starts a column of prose and ``other`` lies wholly in another one (an
+    equation's number in the left column beside a heading at the top of the right one).
+    """
+    if len(columns) < 2 or not {round(ln.x0 / 3) + d for d in (-1, 0, 1)} & columns:
+        return False
+    starts = sorted(3.0 * k for k in columns)
+    if other.x1 <= ln.x0:
+        return True  # wholly left of the column ln starts
+    return any(ln.x1 < edge - 6 <= other.x0 for edge in starts)
+
+
 def _cell_beside(ln: PdfLine, other: PdfLine) -> bool:
     """Tell whether ``other``, in the same row as ``ln``, makes it a table row: a bold cell or a figure."""
     if other.role in ("furniture", "toc"):
@@ -337,6 +365,7 @@ _SECTION_NUMBER = re.compile(r"^(?:\d+|[A-Za-z])(?:\.\d+)+\.?\s+\S|^\d+\.?\s+\S"
 _SMALL_CAPS_FONT = re.compile(r"[-_+,]sc(?:\d|[-_]|$)|smallcap|smcp|cmcsc|romancaps", re.I)
 _CODE_FONT = re.compile(r"courier|mono|consol|typewriter|code|cmtt|lmtt|menlo|inconsolata", re.I)
 _BULLETS = "\u2022\u25e6\u25aa\u25ab\u25a0\u25a1\u25cf\u25cb\u2023\u2043\u2219\u2666\u27a2\uf0b7\uf0a7"
+_CITATION = re.compile(r"^\[\d{1,3}\]\s")
 _QUOTES = "\"'\u201c\u201d\u2018\u2019\u00ab\u00bb\u201e"
 
 _STRONG_PREFIXES = (
@@ -428,8 +457,8 @@ def _is_heading_line(
         return False
     if _CODE_FONT.search(ln.font) and ln.size < 1.3 * body:
         return False  # a line of code in a typewriter face (".PDF_LINK intro", "-Tpdf/-mom")
-    if text[:1] in _BULLETS:
-        return False  # a list item
+    if text[:1] in _BULLETS or _CITATION.match(text):
+        return False  # a list item, an entry of a bibliography ("[8] G. Dueck. Trilogie 2.1: ...")
     if text[:1] in _QUOTES or (text[:1] in "\u2014\u2013" and not ln.bold):
         return False  # a quotation or its attribution ("\u2014Dwarven saying."), not a title
     tokens = text.split()
@@ -528,7 +557,8 @@ def _is_heading_line(
         # a capitals line at body size heads a paragraph; over a caption or more short lines it is
         # display type (a sample title page, the label inside a framed figure)
         leads_text = nxt is not None and len(nxt.text.split()) >= 8 and not _CAPTION.match(nxt.text)
-        return len(words) <= 10 and leads_text
+        # a book's usual front or back title ("ACKNOWLEDGMENTS", "CONTENTS") over whatever follows
+        return len(words) <= 10 and (leads_text or normalize_for_match(text) in BOOK_TITLES)
     if numbered and style is not None and style.kind in ("part", "item", "chapter", "appendix", "article"):
         titled = bool(style.rest) or (
             nxt is not None and (nxt.bold or nxt.size > ln.size + 0.5 or is_all_caps(nxt.text))

@@ -11,7 +11,7 @@ from sectionrag.parsers._pdf_headings import ORDER, Candidate, numbering_order
 from sectionrag.parsers._pdf_title import FRONT_KEEP, split_title
 from sectionrag.parsers._pdf_toc import CONTENTS_TITLES
 from sectionrag.parsers._sections import Heading
-from sectionrag.parsers.headings import HeadingStyle, classify, normalize_for_match
+from sectionrag.parsers.headings import BOOK_TITLES, HeadingStyle, classify, normalize_for_match
 
 __all__ = ["apply_contents", "rank_headings", "split_title"]
 
@@ -299,12 +299,19 @@ def _below_contents(
     dense = {r: depth + i + 1 for i, r in enumerate(rest)}
     first_entry = next(i for i, c in enumerate(candidates) if c.toc_level is not None)
     top_rank = min(r for c, r in zip(candidates, ranks, strict=True) if c.toc_level is not None)
+    front_styles = {
+        s
+        for c, s in zip(candidates[:first_entry], styles, strict=False)
+        if normalize_for_match(c.title) in CONTENTS_TITLES | BOOK_TITLES
+    }
     out: list[float] = []
     for i, (c, s, r) in enumerate(zip(candidates, styles, ranks, strict=True)):
         if c.toc_level is not None:
             out.append(c.toc_level)
-        elif i < first_entry and normalize_for_match(c.title) in CONTENTS_TITLES:
-            out.append(1)  # "Contents" stands beside the chapters it lists
+        elif i < first_entry and not c.numbered and s in front_styles:
+            # "Contents", "List of Figures" and what is set like them before the contents' first
+            # entry ("Zusammenfassung") stand beside the chapters the contents lists
+            out.append(1)
         elif i < first_entry and r < top_rank and c.page == candidates[first_entry].page:
             out.append(0)  # the document's title over its first contents entry
         elif c.numbered and c.order in toc_orders:

@@ -199,10 +199,12 @@ def _read_page(lines: list[PdfLine]) -> tuple[Parsed, dict[int, float], list[Pdf
     if sum(1 for ln in lines if _ENDS_IN_PAGE.search(ln.text[-16:])) < 4:
         return None
     page = _read_rows(lines, None)
-    if page is None:
-        # a contents in two columns whose rows do not line up reads as numbers that go up and down
-        split = _column_split(lines)
-        page = _read_rows(lines, split) if split is not None else None
+    # a contents in two columns whose rows do not line up reads as numbers that go up and down
+    # when read row by row: read it column by column when its numbers then rise more often
+    split = _column_split(lines)
+    by_column = _read_rows(lines, split) if split is not None else None
+    if by_column is not None and (page is None or _rising(by_column[0]) > _rising(page[0])):
+        page = by_column
     if page is None:
         return None
     parsed, lefts = page
@@ -211,6 +213,14 @@ def _read_page(lines: list[PdfLine]) -> tuple[Parsed, dict[int, float], list[Pdf
         kept = {id(ln) for ln in below}
         parsed = [row for row in parsed if id(row[0][0]) not in kept]
     return parsed, lefts, below
+
+
+def _rising(parsed: Parsed) -> float:
+    """Return the share of the entries' page numbers not lower than the one before."""
+    numbers = [n for _, _, label in parsed if label is not None and (n := _page_number(label)) is not None]
+    if len(numbers) < 2:
+        return 0.0
+    return sum(1 for a, b in itertools.pairwise(numbers) if b >= a) / (len(numbers) - 1)
 
 
 def _below_entries(parsed: Parsed) -> list[PdfLine]:
@@ -329,8 +339,10 @@ def _entries_of(
             break
         for group_pieces, group_text in pending:
             if not looks_like_sentence(group_text, max_words=16):
+                first_piece = group_pieces[0]
+                face = (round(first_piece.size, 1), first_piece.bold)
                 out.append(
-                    TocEntry(group_text, None, group_pieces[0].x0 - lefts.get(id(group_pieces[0]), 0.0))
+                    TocEntry(group_text, None, first_piece.x0 - lefts.get(id(first_piece), 0.0), face=face)
                 )
         pending = []
         if _CAPTION.match(title) or not any(ch.isalpha() for ch in title):

@@ -13,6 +13,7 @@ import re
 from dataclasses import dataclass
 
 __all__ = [
+    "BOOK_TITLES",
     "HeadingStyle",
     "classify",
     "has_trailing_page_number",
@@ -21,6 +22,30 @@ __all__ = [
     "looks_like_sentence",
     "normalize_for_match",
 ]
+
+
+# front and back matter titles of books, theses and reports
+BOOK_TITLES = frozenset(
+    [
+        "abstract",
+        "acknowledgments",
+        "acknowledgements",
+        "contents",
+        "table of contents",
+        "preface",
+        "foreword",
+        "publications",
+        "list of figures",
+        "list of tables",
+        "listings",
+        "bibliography",
+        "references",
+        "glossary",
+        "acronyms",
+        "declaration",
+        "colophon",
+    ]
+)
 
 
 @dataclass(frozen=True, slots=True)
