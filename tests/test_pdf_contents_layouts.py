@@ -1,9 +1,11 @@
-"""Printed contents laid out in ways a simple reader gets wrong, on small generated PDFs.
+"""Printed contents and headings laid out in ways a simple reader gets wrong, on small generated PDFs.
 
 Parts listed flush with their chapters (only a size larger), a contents in two
-columns whose rows do not line up and that ends part-way down a page of text, a
-bold numbered list item whose number the contents gives to a chapter, and a
-part label over a title that is itself a label word.
+columns whose rows do not line up and one that ends part-way down a page of
+text, a bold numbered list item whose number the contents gives to a chapter,
+a part label over a title that is itself a label word, a heading beside the
+other column's equation number, a book's front titles in capitals at the text
+size, bibliography entries in italics, and lettered appendices.
 """
 
 from __future__ import annotations
@@ -228,3 +230,26 @@ def test_bibliography_entries_opening_in_italics_are_not_sections(tmp_path: Path
     doc = parse(f.write(tmp_path / "bibliography.pdf"))
     titles = [title for _, title in tree(doc)]
     assert titles == ["1 Introduction", "References"]
+
+
+def test_lettered_appendices_in_capitals_stand_beside_the_numbered_sections(tmp_path: Path):
+    # a paper: "1. INTRODUCTION" in capitals at the text size; a bare "APPENDIX" divider over
+    # "A. DATA", "B. ...", "C. ..." ("C." is a letter here, not the roman 100), "D. ..."
+    f = Flow()
+    f.heading("Sorting Widgets at Scale", 20, before=0).para(10)
+    for number, word in ((1, "INTRODUCTION"), (2, "METHOD"), (3, "RESULTS")):
+        f.heading(f"{number}. {word}", 10, bold=False, before=16, x=200).para(10)
+    f.heading("APPENDIX", 10, bold=False, before=24, x=260)
+    for letter, word in zip(
+        "ABCD", ("DATA SOURCES", "EXTRA TABLES", "ROTATING TABLES", "UNITS"), strict=True
+    ):
+        f.heading(f"{letter}. {word}", 10, bold=False, before=16, x=200).para(10)
+    f.line("(GM)", bold=True, x=260, after=24).para(4)
+    doc = parse(f.write(tmp_path / "appendices.pdf"))
+    found = tree(doc)
+    levels = {title: level for level, title in found}
+    assert "APPENDIX" not in levels and "(GM)" not in levels
+    top = levels["1. INTRODUCTION"]
+    assert [levels[x] for x in ("A. DATA SOURCES", "B. EXTRA TABLES", "C. ROTATING TABLES", "D. UNITS")] == [
+        top
+    ] * 4

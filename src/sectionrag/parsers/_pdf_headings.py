@@ -17,6 +17,7 @@ from dataclasses import dataclass
 from sectionrag.parsers._pdfium import PdfLine
 from sectionrag.parsers._sections import normalize_title
 from sectionrag.parsers.headings import (
+    ADMONITIONS,
     BOOK_TITLES,
     classify,
     is_all_caps,
@@ -365,6 +366,7 @@ _SECTION_NUMBER = re.compile(r"^(?:\d+|[A-Za-z])(?:\.\d+)+\.?\s+\S|^\d+\.?\s+\S"
 _SMALL_CAPS_FONT = re.compile(r"[-_+,]sc(?:\d|[-_]|$)|smallcap|smcp|cmcsc|romancaps", re.I)
 _CODE_FONT = re.compile(r"courier|mono|consol|typewriter|code|cmtt|lmtt|menlo|inconsolata", re.I)
 _BULLETS = "\u2022\u25e6\u25aa\u25ab\u25a0\u25a1\u25cf\u25cb\u2023\u2043\u2219\u2666\u27a2\uf0b7\uf0a7"
+_LETTERED = re.compile(r"^(?:Appendix\s+)?[A-Z](?:[.:]|\s+[A-Z])", re.I)
 _CITATION = re.compile(r"^\[\d{1,3}\]\s")
 _QUOTES = "\"'\u201c\u201d\u2018\u2019\u00ab\u00bb\u201e"
 
@@ -457,6 +459,16 @@ def _is_heading_line(
         return False
     if _CODE_FONT.search(ln.font) and ln.size < 1.3 * body:
         return False  # a line of code in a typewriter face (".PDF_LINK intro", "-Tpdf/-mom")
+    if (
+        text.strip().rstrip(".:").lower() in ("appendix", "appendices")
+        and nxt is not None
+        and _LETTERED.match(nxt.text)
+    ):
+        return (
+            False  # a bare "APPENDIX" over "A. Appendix information": a divider, the letters are the sections
+        )
+    if text[:1] == "(" and text[-1:] == ")" and len(text.split()) <= 3:
+        return False  # "(GM)" in a displayed formula, "(Unaudited)" under a statement's title
     if text[:1] in _BULLETS or _CITATION.match(text):
         return False  # a list item, an entry of a bibliography ("[8] G. Dueck. Trilogie 2.1: ...")
     if text[:1] in _QUOTES or (text[:1] in "\u2014\u2013" and not ln.bold):
@@ -514,7 +526,7 @@ def _is_heading_line(
     if check and check[-1] in ":," and ln.size < body * 1.3:
         return False
     ratio = ln.size / body if body else 1.0
-    if ratio < 1.5 and text.lower().rstrip(":.") in _ADMONITIONS:
+    if ratio < 1.5 and text.lower().rstrip(":.") in ADMONITIONS:
         return False  # a "Note" or "Warning" box title; a chapter-sized "Notes" stays a heading
     gap_above = ln.top - prev.bottom if prev is not None else pitch * 3
     gap_below = nxt.top - ln.bottom if nxt is not None else pitch * 3
@@ -553,7 +565,11 @@ def _is_heading_line(
         # short, set apart above, and followed by upright text, not by more italics
         upright_next = nxt is not None and not nxt.italic and not nxt.bold and nxt.row != ln.row
         return spaced and upright_next and len(words) <= 10
-    if style is not None and style.kind == "caps" and spaced and gap_below > line_gap * 1.3:
+    # (a lettered line in capitals, "A. APPENDIX INFORMATION", reads as capitals too)
+    capitals = style is not None and (
+        style.kind == "caps" or (style.kind == "alpha" and is_all_caps(style.rest))
+    )
+    if capitals and spaced and gap_below > line_gap * 1.3:
         # a capitals line at body size heads a paragraph; over a caption or more short lines it is
         # display type (a sample title page, the label inside a framed figure)
         leads_text = nxt is not None and len(nxt.text.split()) >= 8 and not _CAPTION.match(nxt.text)
@@ -566,22 +582,3 @@ def _is_heading_line(
         return spaced and len(words) <= 12 and titled  # a plain "Item 1" in a figure is a label
     # "1.1 STOCK PAPER SIZE OPTIONS" in small capitals
     return numbered and spaced and bool(rest) and is_all_caps(rest) and len(words) <= 12
-
-
-_ADMONITIONS = frozenset(
-    {
-        "note",
-        "notes",
-        "tip",
-        "tips",
-        "warning",
-        "caution",
-        "important",
-        "hint",
-        "danger",
-        "attention",
-        "remark",
-        "example",
-        "examples",
-    }
-)

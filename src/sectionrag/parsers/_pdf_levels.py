@@ -49,6 +49,19 @@ def _without_labels(candidates: list[Candidate], *, repeats: int = 4) -> list[Ca
     ]
 
 
+def _lettered_not_roman(candidates: list[Candidate]) -> None:
+    """Read ``C.`` after ``B.`` as a letter, not the roman numeral 100 (appendices A, B, C, D)."""
+    previous: str | None = None
+    for c in candidates:
+        label = c.title.split(".", 1)[0] if "." in c.title[:3] else ""
+        if len(label) == 1 and label.isupper():
+            if c.numbered and previous is not None and ord(label) == ord(previous) + 1:
+                c.order, c.numbered = numbering_order(c.title.split(".", 1)[1].strip())  # ranks like "B."
+            previous = label
+        elif c.numbered:
+            previous = None
+
+
 def _letters_in_runs(candidates: list[Candidate]) -> list[Candidate]:
     """Keep one-letter headings (an index's ``A``, ``B`` ...) only in alphabetical runs of three or more."""
     letters = [i for i, c in enumerate(candidates) if len(c.title) == 1]
@@ -151,6 +164,7 @@ def rank_headings(candidates: list[Candidate], line_offsets: dict[int, int]) -> 
     the others rank below them, except a style that only contents entries of
     one level use (an ``Index`` set like the chapters the contents lists).
     """
+    _lettered_not_roman(candidates)
     candidates = _in_sequence(_letters_in_runs(_without_labels(candidates)))
     if not candidates:
         return []
@@ -308,12 +322,12 @@ def _below_contents(
     for i, (c, s, r) in enumerate(zip(candidates, styles, ranks, strict=True)):
         if c.toc_level is not None:
             out.append(c.toc_level)
-        elif i < first_entry and not c.numbered and s in front_styles:
-            # "Contents", "List of Figures" and what is set like them before the contents' first
-            # entry ("Zusammenfassung") stand beside the chapters the contents lists
-            out.append(1)
+        elif i < first_entry and normalize_for_match(c.title) in CONTENTS_TITLES | BOOK_TITLES:
+            out.append(1)  # "Contents", "List of Figures" stand beside the chapters the contents lists
         elif i < first_entry and r < top_rank and c.page == candidates[first_entry].page:
             out.append(0)  # the document's title over its first contents entry
+        elif i < first_entry and not c.numbered and s in front_styles:
+            out.append(1)  # and so do front headings set like them ("Zusammenfassung")
         elif c.numbered and c.order in toc_orders:
             out.append(toc_orders[c.order].most_common(1)[0][0])
         elif c.numbered and c.order in above and _numbering_fits(candidates, i):

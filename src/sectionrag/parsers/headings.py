@@ -13,6 +13,7 @@ import re
 from dataclasses import dataclass
 
 __all__ = [
+    "ADMONITIONS",
     "BOOK_TITLES",
     "HeadingStyle",
     "classify",
@@ -45,6 +46,26 @@ BOOK_TITLES = frozenset(
         "declaration",
         "colophon",
     ]
+)
+
+
+# box titles ("Note", "Warning"), not section headings below chapter size
+ADMONITIONS = frozenset(
+    {
+        "note",
+        "notes",
+        "tip",
+        "tips",
+        "warning",
+        "caution",
+        "important",
+        "hint",
+        "danger",
+        "attention",
+        "remark",
+        "example",
+        "examples",
+    }
 )
 
 
