@@ -253,3 +253,29 @@ def test_lettered_appendices_in_capitals_stand_beside_the_numbered_sections(tmp_
     assert [levels[x] for x in ("A. DATA SOURCES", "B. EXTRA TABLES", "C. ROTATING TABLES", "D. UNITS")] == [
         top
     ] * 4
+
+
+def test_right_column_headings_beside_a_table_in_the_left_column_are_sections(tmp_path: Path):
+    # a two-column page: a table of short cells runs down the left column while the right column
+    # goes on with its text and small bold headings on the same baselines as the table's rows
+    first = Flow()
+    first.heading("Sorting Widgets", 20, before=0).para(20)
+    pages = [*first.pages, Page()]
+    page = pages[-1]
+    left, _ = body_lines(12, 3, 700, x=72, width_words=8)
+    page.lines.extend(left)
+    y = 540.0
+    for k in range(12):
+        page.lines.append(Line(f"Language {chr(65 + k)}", x=72, y=y))
+        page.lines.append(Line("yes", x=200, y=y))
+        y -= 12
+    page.lines.extend(body_lines(30, 4, 380, x=72, width_words=8)[0])
+    heads = ("Resumen", "Sommario", "Ringkasan")
+    page.lines.extend(body_lines(13, 9, 700, x=320, width_words=8)[0])
+    for k, (head, y) in enumerate(zip(heads, (540.0, 480.0, 420.0), strict=True)):
+        page.lines.append(Line(head, x=320, y=y, size=9, bold=True))
+        page.lines.extend(body_lines(3, 10 + k, y - 12, x=320, width_words=8)[0])
+    page.lines.extend(body_lines(25, 20, 360, x=320, width_words=8)[0])
+    doc = parse(write_pdf(tmp_path / "table-beside-headings.pdf", pages))
+    titles = [title for _, title in tree(doc)]
+    assert [t for t in titles if t in heads] == list(heads)

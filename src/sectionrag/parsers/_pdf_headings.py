@@ -14,6 +14,7 @@ import unicodedata
 from collections import Counter
 from dataclasses import dataclass
 
+from sectionrag.parsers._pdf_layout import right_column_start
 from sectionrag.parsers._pdfium import PdfLine
 from sectionrag.parsers._sections import normalize_title
 from sectionrag.parsers.headings import (
@@ -419,9 +420,11 @@ def _small_heading_styles(pages: list[list[PdfLine]], body: float) -> set[Style]
     alone: Counter[Style] = Counter()
     total: Counter[Style] = Counter()
     for lines in pages:
-        pieces = Counter(ln.row for ln in lines)
+        # (alone in its row of its column: a table in the other column does not count)
+        right = right_column_start(lines)
+        pieces = Counter((ln.row, right is not None and ln.x0 >= right - 3) for ln in lines)
         for i, ln in enumerate(lines):
-            if not ln.bold or ln.role != "body" or not 0.75 * body <= ln.size < 0.92 * body:
+            if not ln.bold or ln.role != "body" or not 0.75 <= ln.size / body < 0.92:  # (as _is_heading_line)
                 continue
             key = _style(ln)
             total[key] += 1
@@ -429,16 +432,21 @@ def _small_heading_styles(pages: list[list[PdfLine]], body: float) -> set[Style]
             k = i + 1
             while k < len(lines) and _style(lines[k]) == key and k - i < 8:
                 k += 1  # a stack of labels over one description
-            heads_text = k < len(lines) and lines[k].size >= 0.92 * body and not lines[k].bold
+            heads_text = k < len(lines) and lines[k].size / body >= 0.915 and not lines[k].bold
             if (
                 heads_text
-                and pieces[ln.row] == 1
+                and pieces[ln.row, right is not None and ln.x0 >= right - 3] == 1
                 and 0 < len(words) <= 10
                 and ln.text[-1:] not in ".,;:"
-                and (ln.text[:1].isupper() or ln.text[:1].isdigit())
+                and (ln.text[:1].isupper() or ln.text[:1].isdigit() or _caseless(ln.text[:1]))
             ):
                 alone[key] += 1
     return {key for key, n in alone.items() if n >= 3 and n >= 0.75 * total[key]}
+
+
+def _caseless(ch: str) -> bool:
+    """Tell a letter of a script without case (Chinese, Arabic, Devanagari): it starts a title too."""
+    return ch.isalpha() and not ch.islower() and not ch.isupper()
 
 
 def _is_heading_line(
