@@ -3,13 +3,14 @@
 from __future__ import annotations
 
 from collections import Counter
+from difflib import SequenceMatcher
 
 from sectionrag.parsers._pdf_headings import Candidate, numbering_order
 from sectionrag.parsers._pdf_title import has_prose
 from sectionrag.parsers._pdf_toc import CONTENTS_TITLES, Contents, TocEntry
 from sectionrag.parsers._pdfium import PdfLine
 from sectionrag.parsers._sections import normalize_title
-from sectionrag.parsers.headings import classify, is_all_caps, normalize_for_match
+from sectionrag.parsers.headings import BOOK_TITLES, classify, is_all_caps, normalize_for_match
 
 __all__ = ["apply_contents"]
 
@@ -129,9 +130,24 @@ def apply_contents(
     # (not the first page: a cover, a filing's cover page, a title page with its text)
     first_page = next((i for i, lines in enumerate(pages) if lines), 0)
     prose_pages = {i for i in range(first_page + 1, first_contents) if has_prose(pages[i], body)}
+    # a number the contents gives to another title: a bold list item ("1. Precision" inside
+    # chapter 2), a cross-reference ("Chapter 3: Importing ... 16"), a specimen chapter
+    # (entries with a page: a run-in group of sub-entries is not one title)
+    listed: dict[str | None, TocEntry] = {
+        _number_key(e.title): e for e in contents.entries if e.page is not None or e.page_index is not None
+    }
+    listed.pop(None, None)
     out: list[Candidate] = []
     for c in [*candidates, *added]:
         if id(c) in removed:
+            continue
+        key = _number_key(c.title) if c.toc_level is None and c.numbered else None
+        same_number = listed.get(key) if key is not None else None
+        # another title with the listed number, or the listed title again once its heading is found
+        if same_number is not None and (
+            same_number.heading
+            or not _same_title(normalize_for_match(same_number.title), normalize_for_match(c.title))
+        ):
             continue
         if c.toc_level is None:
             # (a word or three: "Zusammenfassung", "List of Figures"; a title page's title is longer)
@@ -140,8 +156,28 @@ def apply_contents(
             )
             if c.page < first_contents and not front:
                 continue
-            if c.page in keep_pages and normalize_for_match(c.title) not in CONTENTS_TITLES:
+            # (a contents page's own title, and those of the lists beside it: "List of Figures")
+            norm = normalize_for_match(c.title)
+            if c.page in keep_pages and norm not in CONTENTS_TITLES and norm not in BOOK_TITLES:
                 continue
         out.append(c)
     out.sort(key=lambda c: (c.page, c.index))
     return out
+
+
+def _number_key(title: str) -> str | None:
+    """Return the number a heading's label gives it (``Chapter 3`` and ``3``: ``3``; ``Appendix A``)."""
+    style = classify(title)
+    if style is None or style.kind in ("caps", "alpha"):
+        return None
+    number = style.label.lower().rstrip(".:) ")
+    if style.kind == "chapter":
+        number = number.split()[-1] if number.split() else number
+    elif style.kind not in ("num", "alnum"):
+        number = f"{style.kind} {number.split()[-1]}" if number.split() else style.kind
+    return number or None
+
+
+def _same_title(a: str, b: str) -> bool:
+    """Tell two normalised titles apart from one title printed a little differently (case, a word)."""
+    return a == b or SequenceMatcher(None, a, b).ratio() >= 0.6

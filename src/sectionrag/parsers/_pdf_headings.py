@@ -14,9 +14,18 @@ import unicodedata
 from collections import Counter
 from dataclasses import dataclass
 
+from sectionrag.parsers._pdf_layout import right_column_start
 from sectionrag.parsers._pdfium import PdfLine
 from sectionrag.parsers._sections import normalize_title
-from sectionrag.parsers.headings import classify, is_all_caps, is_toc_line, looks_like_sentence
+from sectionrag.parsers.headings import (
+    ADMONITIONS,
+    BOOK_TITLES,
+    classify,
+    is_all_caps,
+    is_toc_line,
+    looks_like_sentence,
+    normalize_for_match,
+)
 
 __all__ = ["ORDER", "Candidate", "find_headings", "numbering_order"]
 
@@ -164,12 +173,19 @@ def find_headings(pages: list[list[PdfLine]], body: float) -> list[Candidate]:
             prev = lines[i - 1] if i > 0 else None
             nxt = lines[i + 1] if i + 1 < len(lines) else None
             ok = _is_heading_line(ln, prev, nxt, body, pitch, light, small)
-            if ok and toc_page and (ln.size <= toc_size + 0.5 or _has_page_piece(ln, lines, numbered_rows)):
+            if (
+                ok
+                and toc_page
+                and (ln.size <= toc_size + 0.5 or _has_page_piece(ln, lines, numbered_rows))
+                and normalize_for_match(ln.text) not in BOOK_TITLES  # the page's own title stays
+            ):
                 ok = False
             if ok and text_left is not None and ln.x1 < text_left:
                 ok = False  # a marginal label ("NOTE" beside a box), not a heading
             if ok and any(
-                _cell_beside(ln, o) and not {round(o.x0 / 3) + d for d in (-1, 0, 1)} & columns
+                _cell_beside(ln, o)
+                and not {round(o.x0 / 3) + d for d in (-1, 0, 1)} & columns
+                and not _other_column(ln, o, columns)
                 for o in by_row[ln.row]
                 if o is not ln
             ):
@@ -200,7 +216,12 @@ def find_headings(pages: list[list[PdfLine]], body: float) -> list[Candidate]:
                 if nxt.role == "table" or not close:
                     break
                 nxt_style = classify(nxt.text)
-                nxt_numbered = nxt_style is not None and nxt_style.kind not in ("caps", "alpha")
+                # a bare label word under a label is its title ("Part III." over "Appendix")
+                nxt_numbered = (
+                    nxt_style is not None
+                    and nxt_style.kind not in ("caps", "alpha")
+                    and not _is_label_word(nxt.text)
+                )
                 if (
                     label_first
                     and not nxt_numbered
@@ -304,6 +325,20 @@ def _is_mathy(text: str) -> bool:
     return symbols >= 2 or letters < 0.5 * len(visible)
 
 
+def _other_column(ln: PdfLine, other: PdfLine, columns: set[int]) -> bool:
+    """Tell a piece in the other column of a two-column page from a cell of ``ln``'s row.
+
+    ``ln`` starts a column of prose and ``other`` lies wholly in another one (an
+    equation's number in the left column beside a heading at the top of the right one).
+    """
+    if len(columns) < 2 or not {round(ln.x0 / 3) + d for d in (-1, 0, 1)} & columns:
+        return False
+    starts = sorted(3.0 * k for k in columns)
+    if other.x1 <= ln.x0:
+        return True  # wholly left of the column ln starts
+    return any(ln.x1 < edge - 6 <= other.x0 for edge in starts)
+
+
 def _cell_beside(ln: PdfLine, other: PdfLine) -> bool:
     """Tell whether ``other``, in the same row as ``ln``, makes it a table row: a bold cell or a figure."""
     if other.role in ("furniture", "toc"):
@@ -332,6 +367,8 @@ _SECTION_NUMBER = re.compile(r"^(?:\d+|[A-Za-z])(?:\.\d+)+\.?\s+\S|^\d+\.?\s+\S"
 _SMALL_CAPS_FONT = re.compile(r"[-_+,]sc(?:\d|[-_]|$)|smallcap|smcp|cmcsc|romancaps", re.I)
 _CODE_FONT = re.compile(r"courier|mono|consol|typewriter|code|cmtt|lmtt|menlo|inconsolata", re.I)
 _BULLETS = "\u2022\u25e6\u25aa\u25ab\u25a0\u25a1\u25cf\u25cb\u2023\u2043\u2219\u2666\u27a2\uf0b7\uf0a7"
+_LETTERED = re.compile(r"^(?:Appendix\s+)?[A-Z](?:[.:]|\s+[A-Z])", re.I)
+_CITATION = re.compile(r"^\[\d{1,3}\]\s")
 _QUOTES = "\"'\u201c\u201d\u2018\u2019\u00ab\u00bb\u201e"
 
 _STRONG_PREFIXES = (
@@ -383,9 +420,11 @@ def _small_heading_styles(pages: list[list[PdfLine]], body: float) -> set[Style]
     alone: Counter[Style] = Counter()
     total: Counter[Style] = Counter()
     for lines in pages:
-        pieces = Counter(ln.row for ln in lines)
+        # (alone in its row of its column: a table in the other column does not count)
+        right = right_column_start(lines)
+        pieces = Counter((ln.row, right is not None and ln.x0 >= right - 3) for ln in lines)
         for i, ln in enumerate(lines):
-            if not ln.bold or ln.role != "body" or not 0.75 * body <= ln.size < 0.92 * body:
+            if not ln.bold or ln.role != "body" or not 0.75 <= ln.size / body < 0.92:  # (as _is_heading_line)
                 continue
             key = _style(ln)
             total[key] += 1
@@ -393,16 +432,21 @@ def _small_heading_styles(pages: list[list[PdfLine]], body: float) -> set[Style]
             k = i + 1
             while k < len(lines) and _style(lines[k]) == key and k - i < 8:
                 k += 1  # a stack of labels over one description
-            heads_text = k < len(lines) and lines[k].size >= 0.92 * body and not lines[k].bold
+            heads_text = k < len(lines) and lines[k].size / body >= 0.915 and not lines[k].bold
             if (
                 heads_text
-                and pieces[ln.row] == 1
+                and pieces[ln.row, right is not None and ln.x0 >= right - 3] == 1
                 and 0 < len(words) <= 10
                 and ln.text[-1:] not in ".,;:"
-                and (ln.text[:1].isupper() or ln.text[:1].isdigit())
+                and (ln.text[:1].isupper() or ln.text[:1].isdigit() or _caseless(ln.text[:1]))
             ):
                 alone[key] += 1
     return {key for key, n in alone.items() if n >= 3 and n >= 0.75 * total[key]}
+
+
+def _caseless(ch: str) -> bool:
+    """Tell a letter of a script without case (Chinese, Arabic, Devanagari): it starts a title too."""
+    return ch.isalpha() and not ch.islower() and not ch.isupper()
 
 
 def _is_heading_line(
@@ -423,8 +467,18 @@ def _is_heading_line(
         return False
     if _CODE_FONT.search(ln.font) and ln.size < 1.3 * body:
         return False  # a line of code in a typewriter face (".PDF_LINK intro", "-Tpdf/-mom")
-    if text[:1] in _BULLETS:
-        return False  # a list item
+    if (
+        text.strip().rstrip(".:").lower() in ("appendix", "appendices")
+        and nxt is not None
+        and _LETTERED.match(nxt.text)
+    ):
+        return (
+            False  # a bare "APPENDIX" over "A. Appendix information": a divider, the letters are the sections
+        )
+    if text[:1] == "(" and text[-1:] == ")" and len(text.split()) <= 3:
+        return False  # "(GM)" in a displayed formula, "(Unaudited)" under a statement's title
+    if text[:1] in _BULLETS or _CITATION.match(text):
+        return False  # a list item, an entry of a bibliography ("[8] G. Dueck. Trilogie 2.1: ...")
     if text[:1] in _QUOTES or (text[:1] in "\u2014\u2013" and not ln.bold):
         return False  # a quotation or its attribution ("\u2014Dwarven saying."), not a title
     tokens = text.split()
@@ -480,7 +534,7 @@ def _is_heading_line(
     if check and check[-1] in ":," and ln.size < body * 1.3:
         return False
     ratio = ln.size / body if body else 1.0
-    if ratio < 1.5 and text.lower().rstrip(":.") in _ADMONITIONS:
+    if ratio < 1.5 and text.lower().rstrip(":.") in ADMONITIONS:
         return False  # a "Note" or "Warning" box title; a chapter-sized "Notes" stays a heading
     gap_above = ln.top - prev.bottom if prev is not None else pitch * 3
     gap_below = nxt.top - ln.bottom if nxt is not None else pitch * 3
@@ -519,11 +573,16 @@ def _is_heading_line(
         # short, set apart above, and followed by upright text, not by more italics
         upright_next = nxt is not None and not nxt.italic and not nxt.bold and nxt.row != ln.row
         return spaced and upright_next and len(words) <= 10
-    if style is not None and style.kind == "caps" and spaced and gap_below > line_gap * 1.3:
+    # (a lettered line in capitals, "A. APPENDIX INFORMATION", reads as capitals too)
+    capitals = style is not None and (
+        style.kind == "caps" or (style.kind == "alpha" and is_all_caps(style.rest))
+    )
+    if capitals and spaced and gap_below > line_gap * 1.3:
         # a capitals line at body size heads a paragraph; over a caption or more short lines it is
         # display type (a sample title page, the label inside a framed figure)
         leads_text = nxt is not None and len(nxt.text.split()) >= 8 and not _CAPTION.match(nxt.text)
-        return len(words) <= 10 and leads_text
+        # a book's usual front or back title ("ACKNOWLEDGMENTS", "CONTENTS") over whatever follows
+        return len(words) <= 10 and (leads_text or normalize_for_match(text) in BOOK_TITLES)
     if numbered and style is not None and style.kind in ("part", "item", "chapter", "appendix", "article"):
         titled = bool(style.rest) or (
             nxt is not None and (nxt.bold or nxt.size > ln.size + 0.5 or is_all_caps(nxt.text))
@@ -531,22 +590,3 @@ def _is_heading_line(
         return spaced and len(words) <= 12 and titled  # a plain "Item 1" in a figure is a label
     # "1.1 STOCK PAPER SIZE OPTIONS" in small capitals
     return numbered and spaced and bool(rest) and is_all_caps(rest) and len(words) <= 12
-
-
-_ADMONITIONS = frozenset(
-    {
-        "note",
-        "notes",
-        "tip",
-        "tips",
-        "warning",
-        "caution",
-        "important",
-        "hint",
-        "danger",
-        "attention",
-        "remark",
-        "example",
-        "examples",
-    }
-)

@@ -23,6 +23,7 @@ __all__ = [
     "mark_tables",
     "merge_labels",
     "reading_order",
+    "right_column_start",
 ]
 
 _LIGATURES = {
@@ -186,24 +187,44 @@ def mark_tables(lines: list[PdfLine]) -> None:
     if not lines:
         return
     width = max(ln.x1 for ln in lines) - min(ln.x0 for ln in lines)
-    by_row: dict[int, list[PdfLine]] = {}
+    # on a page of two columns of prose, a row is cut where the right column starts: a line of
+    # the right column beside a table in the left one is not one of its cells
+    right = right_column_start(lines)
+    by_row: dict[tuple[int, bool], list[PdfLine]] = {}
     for ln in lines:
-        by_row.setdefault(ln.row, []).append(ln)
+        by_row.setdefault((ln.row, right is not None and ln.x0 >= right - 3), []).append(ln)
 
     def is_cells(cells: list[PdfLine]) -> bool:
         if len(cells) >= 3:
             return True
         return len(cells) == 2 and all(c.x1 - c.x0 < 0.35 * width for c in cells)
 
-    rows_sorted = sorted(by_row)
-    multi = {row for row in rows_sorted if is_cells(by_row[row])}
-    for i, row in enumerate(rows_sorted):
-        if row not in multi:
-            continue
-        neighbours = {rows_sorted[j] for j in (i - 1, i + 1) if 0 <= j < len(rows_sorted)}
-        if neighbours & multi:
-            for ln in by_row[row]:
-                ln.role = "table"
+    for side in (False, True):
+        rows_sorted = sorted(row for row, s in by_row if s == side)
+        multi = {row for row in rows_sorted if is_cells(by_row[row, side])}
+        for i, row in enumerate(rows_sorted):
+            if row not in multi:
+                continue
+            neighbours = {rows_sorted[j] for j in (i - 1, i + 1) if 0 <= j < len(rows_sorted)}
+            if neighbours & multi:
+                for ln in by_row[row, side]:
+                    ln.role = "table"
+
+
+def right_column_start(lines: list[PdfLine]) -> float | None:
+    """Where the right column of a two-column page of prose starts, else ``None``.
+
+    Two left edges each shared by five lines of prose (eight words or more),
+    the second beyond a third of the text's width from the first.
+    """
+    if not lines:
+        return None
+    width = max(ln.x1 for ln in lines) - min(ln.x0 for ln in lines)
+    starts = Counter(round(ln.x0 / 3) for ln in lines if len(ln.text.split()) >= 8)
+    edges = sorted(3.0 * k for k, n in starts.items() if n >= 5)
+    if len(edges) < 2 or edges[-1] - edges[0] < 0.35 * width:
+        return None
+    return edges[-1]
 
 
 # ------------------------------------------------------------------ assembly

@@ -11,7 +11,7 @@ from sectionrag.parsers._pdf_headings import ORDER, Candidate, numbering_order
 from sectionrag.parsers._pdf_title import FRONT_KEEP, split_title
 from sectionrag.parsers._pdf_toc import CONTENTS_TITLES
 from sectionrag.parsers._sections import Heading
-from sectionrag.parsers.headings import HeadingStyle, classify, normalize_for_match
+from sectionrag.parsers.headings import BOOK_TITLES, HeadingStyle, classify, normalize_for_match
 
 __all__ = ["apply_contents", "rank_headings", "split_title"]
 
@@ -47,6 +47,19 @@ def _without_labels(candidates: list[Candidate], *, repeats: int = 4) -> list[Ca
         or counts[normalize_for_match(c.title)] < repeats
         or c.size >= large
     ]
+
+
+def _lettered_not_roman(candidates: list[Candidate]) -> None:
+    """Read ``C.`` after ``B.`` as a letter, not the roman numeral 100 (appendices A, B, C, D)."""
+    previous: str | None = None
+    for c in candidates:
+        label = c.title.split(".", 1)[0] if "." in c.title[:3] else ""
+        if len(label) == 1 and label.isupper():
+            if c.numbered and previous is not None and ord(label) == ord(previous) + 1:
+                c.order, c.numbered = numbering_order(c.title.split(".", 1)[1].strip())  # ranks like "B."
+            previous = label
+        elif c.numbered:
+            previous = None
 
 
 def _letters_in_runs(candidates: list[Candidate]) -> list[Candidate]:
@@ -151,6 +164,7 @@ def rank_headings(candidates: list[Candidate], line_offsets: dict[int, int]) -> 
     the others rank below them, except a style that only contents entries of
     one level use (an ``Index`` set like the chapters the contents lists).
     """
+    _lettered_not_roman(candidates)
     candidates = _in_sequence(_letters_in_runs(_without_labels(candidates)))
     if not candidates:
         return []
@@ -299,14 +313,21 @@ def _below_contents(
     dense = {r: depth + i + 1 for i, r in enumerate(rest)}
     first_entry = next(i for i, c in enumerate(candidates) if c.toc_level is not None)
     top_rank = min(r for c, r in zip(candidates, ranks, strict=True) if c.toc_level is not None)
+    front_styles = {
+        s
+        for c, s in zip(candidates[:first_entry], styles, strict=False)
+        if normalize_for_match(c.title) in CONTENTS_TITLES | BOOK_TITLES
+    }
     out: list[float] = []
     for i, (c, s, r) in enumerate(zip(candidates, styles, ranks, strict=True)):
         if c.toc_level is not None:
             out.append(c.toc_level)
-        elif i < first_entry and normalize_for_match(c.title) in CONTENTS_TITLES:
-            out.append(1)  # "Contents" stands beside the chapters it lists
+        elif i < first_entry and normalize_for_match(c.title) in CONTENTS_TITLES | BOOK_TITLES:
+            out.append(1)  # "Contents", "List of Figures" stand beside the chapters the contents lists
         elif i < first_entry and r < top_rank and c.page == candidates[first_entry].page:
             out.append(0)  # the document's title over its first contents entry
+        elif i < first_entry and not c.numbered and s in front_styles:
+            out.append(1)  # and so do front headings set like them ("Zusammenfassung")
         elif c.numbered and c.order in toc_orders:
             out.append(toc_orders[c.order].most_common(1)[0][0])
         elif c.numbered and c.order in above and _numbering_fits(candidates, i):

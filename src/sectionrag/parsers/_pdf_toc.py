@@ -18,8 +18,9 @@ from collections import Counter
 from dataclasses import dataclass, field
 from difflib import SequenceMatcher
 
+from sectionrag.parsers._pdf_toc_levels import set_levels
 from sectionrag.parsers._pdfium import PdfLine
-from sectionrag.parsers._sections import nest_levels, normalize_title
+from sectionrag.parsers._sections import normalize_title
 from sectionrag.parsers.headings import classify, is_all_caps, looks_like_sentence, normalize_for_match
 
 __all__ = ["CONTENTS_TITLES", "Contents", "TocEntry", "find_contents"]
@@ -69,6 +70,7 @@ class TocEntry:
         level: Depth in the contents (1 = top).
         heading: The lines of the entry's heading in the body, once found.
         page_index: 0-based PDF page of that heading.
+        face: Size (rounded) and weight of the entry's first piece in the contents.
     """
 
     title: str
@@ -77,6 +79,7 @@ class TocEntry:
     level: int = 1
     heading: list[PdfLine] = field(default_factory=list)
     page_index: int | None = None
+    face: tuple[float, bool] = (0.0, False)
 
 
 @dataclass(slots=True)
@@ -93,22 +96,24 @@ class Contents:
         return [e for e in self.entries if e.heading]
 
 
-def _rows(lines: list[PdfLine]) -> tuple[list[list[PdfLine]], dict[int, float]]:
+def _rows(lines: list[PdfLine], split: float | None = None) -> tuple[list[list[PdfLine]], dict[int, float]]:
     """Group a page's pieces into rows, top to bottom.
 
     A contents set in two columns has two entries in a row (``Title 5`` …
     ``Title 120``): such a row is cut after each page number, and the right
     column's entries are read after the left column's. Returns the rows and,
     by the id of each row's first piece, how far right of the first column its column stands (indents
-    are measured as if it stood where the first column does).
+    are measured as if it stood where the first column does). With ``split``
+    (the right edge of the first column's page numbers), a piece starting right
+    of it belongs to the second column even where the columns' rows do not line up.
     """
-    by_row: dict[int, list[PdfLine]] = {}
+    by_row: dict[tuple[int, bool], list[PdfLine]] = {}
     for ln in lines:
-        by_row.setdefault(ln.row, []).append(ln)
+        by_row.setdefault((ln.row, split is not None and ln.x0 > split), []).append(ln)
     segments: list[tuple[int, float, list[PdfLine]]] = []
     for pieces in by_row.values():
         pieces.sort(key=lambda ln: ln.x0)
-        column = 0
+        column = 1 if split is not None and pieces[0].x0 > split else 0
         current: list[PdfLine] = []
         for k, piece in enumerate(pieces):
             current.append(piece)
@@ -157,10 +162,35 @@ def _page_number(label: str) -> int | None:
     return None
 
 
-def _read_page(
-    lines: list[PdfLine],
-) -> tuple[list[tuple[list[PdfLine], str, str | None]], dict[int, float]] | None:
-    """Read one page as contents: its rows as ``(pieces, title, page label)`` and their column edges.
+Parsed = list[tuple[list[PdfLine], str, str | None]]
+
+
+def _column_split(lines: list[PdfLine]) -> float | None:
+    """Return the right edge of a first column of page numbers, when a contents has two columns.
+
+    Page numbers standing alone are grouped by their right edge; two groups of
+    three or more, with entry text starting right of the first group, make two
+    columns whose rows need not line up.
+    """
+    edges = sorted(ln.x1 for ln in lines if _PAGE_REF.match(ln.text) and any(ch.isdigit() for ch in ln.text))
+    groups: list[list[float]] = []
+    for x in edges:
+        if groups and x - groups[-1][-1] <= 6:
+            groups[-1].append(x)
+        else:
+            groups.append([x])
+    big = [g for g in groups if len(g) >= 3]
+    if len(big) < 2:
+        return None
+    split = max(big[0]) + 1
+    right_text = sum(1 for ln in lines if ln.x0 > split and any(ch.isalpha() for ch in ln.text))
+    return split if right_text >= 3 else None
+
+
+def _read_page(lines: list[PdfLine]) -> tuple[Parsed, dict[int, float], list[PdfLine]] | None:
+    """Read one page as contents: rows ``(pieces, title, page label)``, column edges, lines below.
+
+    The lines below are the text that follows the contents on the same page.
 
     ``None`` if the page is not a contents page.
     """
@@ -168,7 +198,52 @@ def _read_page(
     # lines and the page cannot be a contents page (most pages end here, before rows are built)
     if sum(1 for ln in lines if _ENDS_IN_PAGE.search(ln.text[-16:])) < 4:
         return None
-    rows, lefts = _rows(lines)
+    page = _read_rows(lines, None)
+    # a contents in two columns whose rows do not line up reads as numbers that go up and down
+    # when read row by row: read it column by column when its numbers then rise more often
+    split = _column_split(lines)
+    by_column = _read_rows(lines, split) if split is not None else None
+    if by_column is not None and (page is None or _rising(by_column[0]) > _rising(page[0])):
+        page = by_column
+    if page is None:
+        return None
+    parsed, lefts = page
+    below = _below_entries(parsed)
+    if below:
+        kept = {id(ln) for ln in below}
+        parsed = [row for row in parsed if id(row[0][0]) not in kept]
+    return parsed, lefts, below
+
+
+def _rising(parsed: Parsed) -> float:
+    """Return the share of the entries' page numbers not lower than the one before."""
+    numbers = [n for _, _, label in parsed if label is not None and (n := _page_number(label)) is not None]
+    if len(numbers) < 2:
+        return 0.0
+    return sum(1 for a, b in itertools.pairwise(numbers) if b >= a) / (len(numbers) - 1)
+
+
+def _below_entries(parsed: Parsed) -> list[PdfLine]:
+    """Return the lines under a contents that ends part-way down its page, when text follows it.
+
+    Rows lower than every entry are the page's text when there are three or
+    more of them or one is a line of prose (eight words or more); a lone row
+    without a page number (a group title at the foot of the page) stays.
+    """
+    entries = [pieces for pieces, _, label in parsed if label is not None]
+    if not entries:
+        return []
+    bottom = max(p.bottom for pieces in entries for p in pieces)
+    size = sorted(pieces[0].size for pieces in entries)[len(entries) // 2]
+    rows = [pieces for pieces, _, _ in parsed if min(p.top for p in pieces) > bottom + 0.3 * size]
+    prose = any(len(" ".join(p.text for p in pieces).split()) >= 8 for pieces in rows)
+    if len(rows) < 3 and not prose:
+        return []
+    return [p for pieces in rows for p in pieces]
+
+
+def _read_rows(lines: list[PdfLine], split: float | None) -> tuple[Parsed, dict[int, float]] | None:
+    rows, lefts = _rows(lines, split)
     if not rows:
         return None
     right = max(ln.x1 for ln in lines)
@@ -264,47 +339,17 @@ def _entries_of(
             break
         for group_pieces, group_text in pending:
             if not looks_like_sentence(group_text, max_words=16):
+                first_piece = group_pieces[0]
+                face = (round(first_piece.size, 1), first_piece.bold)
                 out.append(
-                    TocEntry(group_text, None, group_pieces[0].x0 - lefts.get(id(group_pieces[0]), 0.0))
+                    TocEntry(group_text, None, first_piece.x0 - lefts.get(id(first_piece), 0.0), face=face)
                 )
         pending = []
         if _CAPTION.match(title) or not any(ch.isalpha() for ch in title):
             continue
-        out.append(TocEntry(title, _page_number(label), x0 - lefts.get(id(pieces[0]), 0.0)))
+        face = (round(pieces[0].size, 1), pieces[0].bold)
+        out.append(TocEntry(title, _page_number(label), x0 - lefts.get(id(pieces[0]), 0.0), face=face))
     return out, title_lines
-
-
-def _levels(entries: list[TocEntry]) -> None:
-    """Set each entry's level from its numbering and, unnumbered, from its indentation."""
-    xs = sorted({round(e.x0) for e in entries})
-    cluster: dict[int, int] = {}
-    k = -1
-    prev = None
-    for x in xs:
-        if prev is None or x - prev > 3:
-            k += 1
-        cluster[x] = k
-        prev = x
-    orders: list[int | None] = []
-    for e in entries:
-        style = classify(e.title)
-        if style is not None and style.kind not in ("caps", "alpha") and style.order is not None:
-            orders.append(style.order if style.kind not in ("num", "alnum") else 10 + style.depth)
-        else:
-            orders.append(None)
-    # an unnumbered entry at the indent of numbered ones takes their order ("Signatures" among Items)
-    by_indent: dict[int, Counter[int]] = {}
-    for e, order in zip(entries, orders, strict=True):
-        if order is not None:
-            by_indent.setdefault(cluster[round(e.x0)], Counter())[order] += 1
-    keys: list[tuple[object, int | None]] = []
-    for e, order in zip(entries, orders, strict=True):
-        indent = cluster[round(e.x0)]
-        if order is None and indent in by_indent:
-            order = by_indent[indent].most_common(1)[0][0]
-        keys.append((("n", order) if order is not None else ("x", indent), order))
-    for e, level in zip(entries, nest_levels(keys), strict=True):
-        e.level = level
 
 
 def _label(text: str) -> tuple[str, str] | None:
@@ -505,12 +550,14 @@ def find_contents(pages: list[list[PdfLine]], body: float) -> Contents | None:
     """
     blocks: list[tuple[list[int], list[TocEntry]]] = []
     title_lines: list[PdfLine] = []
+    after_contents: list[PdfLine] = []  # the text under a contents that ends part-way down a page
     in_list = False  # inside a list of figures or tables that follows the contents
     for index, lines in enumerate(pages):
         page = _read_page(lines)
         if page is None:
             continue
-        parsed, lefts = page
+        parsed, lefts, below = page
+        after_contents.extend(below)
         page_entries, titles = _entries_of(parsed, lefts)
         title_lines.extend(titles)
         continued = bool(blocks) and blocks[-1][0][-1] == index - 1
@@ -525,9 +572,10 @@ def find_contents(pages: list[list[PdfLine]], body: float) -> Contents | None:
     if not blocks:
         return None
     found = [index for indexes, _ in blocks for index in indexes]
+    outside = {id(ln) for ln in after_contents}
     for index in found:
         for ln in pages[index]:
-            if ln.role != "furniture":
+            if ln.role != "furniture" and id(ln) not in outside:
                 ln.role = "toc"
     for ln in title_lines:
         ln.role = "body"
@@ -546,6 +594,6 @@ def find_contents(pages: list[list[PdfLine]], body: float) -> Contents | None:
     entries = unique
     if entries:
         _mark_contents_lists(pages, entries, set(found))
-        _levels(entries)
+        set_levels(entries)
         _locate(entries, pages, body)
     return Contents(found, entries, title_lines)

@@ -13,6 +13,8 @@ import re
 from dataclasses import dataclass
 
 __all__ = [
+    "ADMONITIONS",
+    "BOOK_TITLES",
     "HeadingStyle",
     "classify",
     "has_trailing_page_number",
@@ -21,6 +23,50 @@ __all__ = [
     "looks_like_sentence",
     "normalize_for_match",
 ]
+
+
+# front and back matter titles of books, theses and reports
+BOOK_TITLES = frozenset(
+    [
+        "abstract",
+        "acknowledgments",
+        "acknowledgements",
+        "contents",
+        "table of contents",
+        "preface",
+        "foreword",
+        "publications",
+        "list of figures",
+        "list of tables",
+        "listings",
+        "bibliography",
+        "references",
+        "glossary",
+        "acronyms",
+        "declaration",
+        "colophon",
+    ]
+)
+
+
+# box titles ("Note", "Warning"), not section headings below chapter size
+ADMONITIONS = frozenset(
+    {
+        "note",
+        "notes",
+        "tip",
+        "tips",
+        "warning",
+        "caution",
+        "important",
+        "hint",
+        "danger",
+        "attention",
+        "remark",
+        "example",
+        "examples",
+    }
+)
 
 
 @dataclass(frozen=True, slots=True)

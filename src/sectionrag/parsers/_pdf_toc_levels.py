@@ -1,0 +1,91 @@
+"""Levels of a printed contents' entries: numbering first, then indentation and face."""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Sequence
+from typing import Protocol
+
+from sectionrag.parsers._sections import nest_levels
+from sectionrag.parsers.headings import classify
+
+
+class TocEntry(Protocol):
+    """What levels need of a contents entry: its title, indent, face, and the level to set."""
+
+    title: str
+    x0: float
+    face: tuple[float, bool]
+    level: int
+
+
+__all__ = ["set_levels"]
+
+
+def set_levels(entries: Sequence[TocEntry]) -> None:
+    """Set each entry's level from its numbering and, unnumbered, from its indentation."""
+    xs = sorted({round(e.x0) for e in entries})
+    cluster: dict[int, int] = {}
+    k = -1
+    prev = None
+    for x in xs:
+        if prev is None or x - prev > 3:
+            k += 1
+        cluster[x] = k
+        prev = x
+    orders: list[int | None] = []
+    for e in entries:
+        style = classify(e.title)
+        if style is not None and style.kind not in ("caps", "alpha") and style.order is not None:
+            orders.append(style.order if style.kind not in ("num", "alnum") else 10 + style.depth)
+        else:
+            orders.append(None)
+    # an unnumbered entry at the indent of numbered ones takes their order ("Signatures" among Items),
+    # unless it is set in a smaller face than theirs: chapters listed flush with their numbered parts
+    # ("I Gnuplot" in 12 pt bold over "Copyright" in 10 pt bold) are a level below them
+    by_indent: dict[int, Counter[int]] = {}
+    faces: dict[int, Counter[tuple[float, bool]]] = {}
+    for e, order in zip(entries, orders, strict=True):
+        if order is not None:
+            indent = cluster[round(e.x0)]
+            by_indent.setdefault(indent, Counter())[order] += 1
+            faces.setdefault(indent, Counter())[e.face] += 1
+    above = _larger_at_indent([e for e, order in zip(entries, orders, strict=True) if order is None], cluster)
+    keys: list[tuple[object, int | None]] = []
+    for e, order in zip(entries, orders, strict=True):
+        indent = cluster[round(e.x0)]
+        if order is None and indent in by_indent:
+            size, bold = faces[indent].most_common(1)[0][0]
+            if e.face[0] >= size - 0.5 or (e.face[0] > 0 and size - e.face[0] < 1.0 and bold == e.face[1]):
+                order = by_indent[indent].most_common(1)[0][0]
+            else:
+                keys.append((("x", indent, e.face), None))
+                continue
+        if order is None and id(e) in above:
+            keys.append((("x", indent, "above"), None))
+            continue
+        keys.append((("n", order) if order is not None else ("x", indent), order))
+    for e, level in zip(entries, nest_levels(keys), strict=True):
+        e.level = level
+
+
+def _larger_at_indent(entries: Sequence[TocEntry], cluster: dict[int, int]) -> set[int]:
+    """Unnumbered entries set larger than most entries at their indent: the parts above the chapters.
+
+    A contents may list its parts flush with the chapters, only a size larger
+    (``I Gnuplot`` in 12 pt over ``Copyright`` in 10 pt); a face larger by a
+    point or more, used by at most a third of the entries at that indent,
+    marks a level above theirs.
+    """
+    by_indent: dict[int, list[TocEntry]] = {}
+    for e in entries:
+        by_indent.setdefault(cluster[round(e.x0)], []).append(e)
+    out: set[int] = set()
+    for group in by_indent.values():
+        if len(group) < 4:
+            continue
+        size, _ = Counter(e.face for e in group).most_common(1)[0][0]
+        larger = [e for e in group if e.face[0] >= size + 1.0]
+        if 2 <= len(larger) <= len(group) / 3:
+            out.update(id(e) for e in larger)
+    return out

@@ -1,0 +1,281 @@
+"""Printed contents and headings laid out in ways a simple reader gets wrong, on small generated PDFs.
+
+Parts listed flush with their chapters (only a size larger), a contents in two
+columns whose rows do not line up and one that ends part-way down a page of
+text, a bold numbered list item whose number the contents gives to a chapter,
+a part label over a title that is itself a label word, a heading beside the
+other column's equation number, a book's front titles in capitals at the text
+size, bibliography entries in italics, and lettered appendices.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from _pdfgen import Line, Page, body_lines, write_pdf
+from test_pdf_book_structure import tree
+from test_pdf_headings import Flow, parse
+
+
+def _leadered(title: str, page: int) -> str:
+    return f"{title} " + ". " * 20 + str(page)
+
+
+def test_parts_listed_flush_with_the_chapters_but_larger_stand_above_them(tmp_path: Path):
+    # "Basics" in 12 pt bold, flush with "Copyright" and "Introduction" in 10 pt bold: a part
+    f = Flow()
+    f.heading("Manual", 20, before=0).para(4).new_page()
+    contents = f.pages[-1]
+    f.new_page()
+    entries: list[tuple[str, int, float, float]] = []
+    for part, chapters in (("Basics", ["Copyright", "Introduction"]), ("Commands", ["Plot", "Set", "Show"])):
+        f.heading(part, 22, before=0).para(3)
+        entries.append((part, len(f.pages), 72.0, 12.0))
+        for chapter in chapters:
+            f.heading(chapter, 14).para(6)
+            entries.append((chapter, len(f.pages), 72.0, 10.0))
+            f.heading(f"{chapter} options", 11).para(5)
+            entries.append((f"{chapter} options", len(f.pages), 90.0, 10.0))
+        f.new_page()
+    f.pages.pop()
+    contents.lines.append(Line("Contents", y=720, size=20, bold=True))
+    y = 680.0
+    for title, page, x, size in entries:
+        contents.lines.append(Line(_leadered(title, page), x=x, y=y, size=size, bold=x == 72.0))
+        y -= 16
+    doc = parse(f.write(tmp_path / "flush-parts.pdf"))
+    levels = {title: level for level, title in tree(doc)}
+    assert levels["Basics"] == levels["Commands"]
+    assert levels["Basics"] < levels["Copyright"] == levels["Plot"] == levels["Show"]
+    assert levels["Plot"] < levels["Plot options"]
+
+
+def _chapters() -> list[tuple[str, list[str]]]:
+    words = ("one", "two", "three", "four", "five", "six")
+    return [(f"Chapter {w}", [f"Topic {w} {k}" for k in (1, 2)]) for w in words]
+
+
+def test_contents_in_two_columns_whose_rows_do_not_line_up_gives_the_levels(tmp_path: Path):
+    # chapters and topics share one face on the pages: only the contents' indents tell their levels;
+    # the right column's rows sit half a row lower than the left one's
+    f = Flow()
+    f.heading("Handbook", 24, before=0).para(3)
+    contents = f.pages[-1]
+    chapters = _chapters()
+    f.new_page()
+    rows: list[tuple[str, int, bool]] = []
+    for chapter, topics in chapters:
+        rows.append((chapter, len(f.pages), True))
+        f.heading(chapter, 12, before=0).para(8)
+        for topic in topics:
+            rows.append((topic, len(f.pages), False))
+            f.heading(topic, 12).para(8)
+        f.new_page()
+    f.pages.pop()
+    contents.lines.append(Line("Contents", y=600, size=16, bold=True))
+    half = (len(rows) + 1) // 2
+    for k, (title, page, chapter) in enumerate(rows):
+        left = k < half
+        y = 570 - 15 * (k if left else k - half) - (0 if left else 7)
+        x = (72.0 if chapter else 86.0) + (0 if left else 250.0)
+        contents.lines.append(Line(title + " . . . . .", x=x, y=y, size=10, bold=chapter))
+        contents.lines.append(Line(str(page), x=290.0 if left else 540.0, y=y, size=10, bold=chapter))
+    doc = parse(f.write(tmp_path / "two-column-contents.pdf"))
+    levels = {title: level for level, title in tree(doc)}
+    for chapter, topics in chapters:
+        assert levels[chapter] == levels["Chapter one"]
+        assert all(levels[topic] == levels[chapter] + 1 for topic in topics)
+
+
+def test_text_under_a_contents_on_its_page_is_the_first_chapter(tmp_path: Path):
+    # the contents ends half-way down page 1 and chapter one starts under it
+    f = Flow()
+    chapters = _chapters()[:4]
+    f.heading("Contents", 16, before=0)
+    contents_top = f.y
+    f.y -= 15 * (3 * len(chapters)) + 20
+    rows: list[tuple[str, int, float]] = []
+    for n, (chapter, topics) in enumerate(chapters):
+        if n:
+            f.new_page()
+        f.heading(chapter, 16, before=0 if n else 14).para(6)
+        rows.append((chapter, len(f.pages), 72.0))
+        for topic in topics:
+            f.heading(topic, 12).para(6)
+            rows.append((topic, len(f.pages), 90.0))
+    for k, (title, page, x) in enumerate(rows):
+        f.pages[0].lines.append(Line(_leadered(title, page), x=x, y=contents_top - 15 * k))
+    doc = parse(f.write(tmp_path / "contents-then-text.pdf"))
+    found = tree(doc)
+    assert (1, "Chapter one") in found and (2, "Topic one 1") in found
+    first = next(s for s in doc.sections if s.title == "Chapter one")
+    assert first.page_start == 1
+    assert [t for _, t in found].count("Topic one 2") == 1  # its contents line is not a section
+
+
+def test_bold_list_item_numbered_like_a_listed_chapter_is_not_a_section(tmp_path: Path):
+    # inside chapter 2, "1. Precision" and "3. Separator" are the steps of a numbered list
+    f = Flow()
+    f.heading("Guide", 20, before=0).para(4).new_page()
+    contents = f.pages[-1]
+    f.new_page()
+    listed: list[tuple[str, int, float]] = []
+    for number, name in ((1, "Introduction"), (2, "Export"), (3, "Import")):
+        f.heading(f"{number} {name}", 16, before=0).para(5)
+        listed.append((f"{number} {name}", len(f.pages), 72.0))
+        f.heading(f"{number}.1 Overview of {name.lower()}", 12).para(5)
+        listed.append((f"{number}.1 Overview of {name.lower()}", len(f.pages), 90.0))
+        if number == 2:
+            for step, word in ((1, "Precision"), (3, "Separator"), (4, "Encoding")):
+                f.heading(f"{step}. {word}", 10, before=4).para(2)
+        f.new_page()
+    f.pages.pop()
+    contents.lines.append(Line("Contents", y=720, size=20, bold=True))
+    y = 680.0
+    for title, page, x in listed:
+        contents.lines.append(Line(_leadered(title, page), x=x, y=y))
+        y -= 14
+    doc = parse(f.write(tmp_path / "list-items.pdf"))
+    titles = [title for _, title in tree(doc)]
+    assert "2 Export" in titles and "2.1 Overview of export" in titles
+    assert not any(t.endswith(("Precision", "Separator", "Encoding")) for t in titles)
+
+
+def test_part_label_over_a_label_word_title_is_one_section(tmp_path: Path):
+    # "Part III." over "Appendix" (the part's title), then the appendix's own sections
+    f = Flow()
+    f.heading("1 Usage", 16, before=0).para(6).heading("1.1 Options", 12).para(6)
+    f.new_page()
+    f.heading("Part III.", 20, before=0)
+    f.heading("Appendix", 24, before=6).para(3)
+    f.heading("A. Examples", 16).para(6).heading("A.1 Small example", 12).para(6)
+    doc = parse(f.write(tmp_path / "part-appendix.pdf"))
+    titles = [title for _, title in tree(doc)]
+    assert "Part III. Appendix" in titles
+    assert "Part III." not in titles and "Appendix" not in titles
+
+
+def test_heading_atop_the_right_column_beside_an_equation_number_is_a_section(tmp_path: Path):
+    # two columns of 8 pt text; the left column's displayed equation, numbered "(6)", shares its
+    # baseline with "Competing interests" in the right column: not a table row
+    first = Flow()
+    first.heading("Sorting Widgets", 20, before=0).para(20)
+    first.heading("Introduction", 11, bold=False).para(20)
+    pages = [*first.pages, Page()]
+    page = pages[-1]
+    for x, seed in ((72.0, 1), (320.0, 2)):
+        lines, _ = body_lines(48, seed, 690, x=x, width_words=6)
+        for ln in lines:
+            ln.size = 8
+        page.lines.extend(ln for ln in lines if not 444 < ln.y < 480)
+    page.lines.append(Line("x = y + z", x=150, y=460, size=8))
+    page.lines.append(Line("(6)", x=280, y=460, size=8))
+    page.lines.append(Line("Competing interests", x=320, y=460, size=11))
+    page.lines.append(Line("Methods", x=72, y=706, size=11))
+    page.lines.append(Line("Results", x=320, y=706, size=11))
+    doc = parse(write_pdf(tmp_path / "two-columns-equation.pdf", pages))
+    titles = [title for _, title in tree(doc)]
+    assert "Competing interests" in titles
+
+
+def test_book_titles_in_capitals_at_the_text_size_are_sections_beside_the_chapters(tmp_path: Path):
+    # a thesis sets "ACKNOWLEDGMENTS", "CONTENTS" and "LIST OF FIGURES" in capitals at the text
+    # size, each over a short line; the lists are contents pages, their titles still sections
+    f = Flow()
+    f.heading("A Thesis on Widgets", 24, before=0).para(2).new_page()
+    f.heading("ACKNOWLEDGMENTS", 10, bold=False, before=0)
+    f.y -= 20
+    f.line("Thanks to all.", after=14).para(6).new_page()
+    contents = f.pages[-1]
+    f.new_page()
+    figures = f.pages[-1]
+    f.new_page()
+    listed: list[tuple[str, int, float]] = []
+    for number, name in ((1, "Introduction"), (2, "Method"), (3, "Results")):
+        f.heading(f"{number} {name}", 18, before=0).para(6)
+        listed.append((f"{number} {name}", len(f.pages), 72.0))
+        f.heading(f"{number}.1 Details of {name.lower()}", 12).para(6)
+        listed.append((f"{number}.1 Details of {name.lower()}", len(f.pages), 90.0))
+        f.new_page()
+    f.pages.pop()
+    contents.lines.append(Line("CONTENTS", y=720, size=10))
+    for k, (title, page, x) in enumerate(listed):
+        contents.lines.append(Line(_leadered(title, page), x=x, y=680 - 14 * k))
+    figures.lines.append(Line("LIST OF FIGURES", y=720, size=10))
+    for k in range(5):
+        figures.lines.append(
+            Line(_leadered(f"Figure {k + 1}  A widget seen from side {k}", 4 + k // 2), y=680 - 14 * k)
+        )
+    doc = parse(f.write(tmp_path / "book-titles.pdf"))
+    levels = {title: level for level, title in tree(doc)}
+    assert (
+        levels["ACKNOWLEDGMENTS"]
+        == levels["CONTENTS"]
+        == levels["LIST OF FIGURES"]
+        == levels["1 Introduction"]
+    )
+    assert not any(title.startswith("Figure") for title in levels)
+
+
+def test_bibliography_entries_opening_in_italics_are_not_sections(tmp_path: Path):
+    # "[8] G. Dueck. Trilogie 2.1: ..." set in italics, spaced from the entry above, over an
+    # upright line: an entry of the bibliography, not a run-in heading
+    f = Flow()
+    f.heading("1 Introduction", 16, before=0).para(8)
+    f.heading("References", 16)
+    for k in range(1, 9):
+        f.y -= 8
+        f.line(f"[{k}] Ada Lovelace. Engine Notes {k}: Sketch \u2013", italic=k % 2 == 0, after=12)
+        f.line("Analytical Engine. London: Taylor, 1843.", after=12)
+    doc = parse(f.write(tmp_path / "bibliography.pdf"))
+    titles = [title for _, title in tree(doc)]
+    assert titles == ["1 Introduction", "References"]
+
+
+def test_lettered_appendices_in_capitals_stand_beside_the_numbered_sections(tmp_path: Path):
+    # a paper: "1. INTRODUCTION" in capitals at the text size; a bare "APPENDIX" divider over
+    # "A. DATA", "B. ...", "C. ..." ("C." is a letter here, not the roman 100), "D. ..."
+    f = Flow()
+    f.heading("Sorting Widgets at Scale", 20, before=0).para(10)
+    for number, word in ((1, "INTRODUCTION"), (2, "METHOD"), (3, "RESULTS")):
+        f.heading(f"{number}. {word}", 10, bold=False, before=16, x=200).para(10)
+    f.heading("APPENDIX", 10, bold=False, before=24, x=260)
+    for letter, word in zip(
+        "ABCD", ("DATA SOURCES", "EXTRA TABLES", "ROTATING TABLES", "UNITS"), strict=True
+    ):
+        f.heading(f"{letter}. {word}", 10, bold=False, before=16, x=200).para(10)
+    f.line("(GM)", bold=True, x=260, after=24).para(4)
+    doc = parse(f.write(tmp_path / "appendices.pdf"))
+    found = tree(doc)
+    levels = {title: level for level, title in found}
+    assert "APPENDIX" not in levels and "(GM)" not in levels
+    top = levels["1. INTRODUCTION"]
+    assert [levels[x] for x in ("A. DATA SOURCES", "B. EXTRA TABLES", "C. ROTATING TABLES", "D. UNITS")] == [
+        top
+    ] * 4
+
+
+def test_right_column_headings_beside_a_table_in_the_left_column_are_sections(tmp_path: Path):
+    # a two-column page: a table of short cells runs down the left column while the right column
+    # goes on with its text and small bold headings on the same baselines as the table's rows
+    first = Flow()
+    first.heading("Sorting Widgets", 20, before=0).para(20)
+    pages = [*first.pages, Page()]
+    page = pages[-1]
+    left, _ = body_lines(12, 3, 700, x=72, width_words=8)
+    page.lines.extend(left)
+    y = 540.0
+    for k in range(12):
+        page.lines.append(Line(f"Language {chr(65 + k)}", x=72, y=y))
+        page.lines.append(Line("yes", x=200, y=y))
+        y -= 12
+    page.lines.extend(body_lines(30, 4, 380, x=72, width_words=8)[0])
+    heads = ("Resumen", "Sommario", "Ringkasan")
+    page.lines.extend(body_lines(13, 9, 700, x=320, width_words=8)[0])
+    for k, (head, y) in enumerate(zip(heads, (540.0, 480.0, 420.0), strict=True)):
+        page.lines.append(Line(head, x=320, y=y, size=9, bold=True))
+        page.lines.extend(body_lines(3, 10 + k, y - 12, x=320, width_words=8)[0])
+    page.lines.extend(body_lines(25, 20, 360, x=320, width_words=8)[0])
+    doc = parse(write_pdf(tmp_path / "table-beside-headings.pdf", pages))
+    titles = [title for _, title in tree(doc)]
+    assert [t for t in titles if t in heads] == list(heads)
