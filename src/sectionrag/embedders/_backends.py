@@ -196,13 +196,24 @@ class _NoConverter:
 _CONVERTER = "openvino.tools.ovc"
 
 
+def _converter_on_demand(name: str) -> Any:
+    """``openvino.convert_model`` for code that asks for it after :func:`import_openvino` (PEP 562)."""
+    if name == "convert_model":
+        from openvino.tools.ovc import convert_model
+
+        return convert_model
+    raise AttributeError(f"module 'openvino' has no attribute {name!r}")
+
+
 def import_openvino() -> Any:
     """Import OpenVINO's runtime, without its model converter and with usage reports off.
 
     ``import openvino`` also imports the converter (``openvino.tools.ovc``,
     over a hundred modules and the telemetry) when it can; running an exported
     model never needs it, and OpenVINO's own import carries on without it. An
-    export imports it itself (``from openvino.tools.ovc import convert_model``).
+    export imports it itself (``from openvino.tools.ovc import convert_model``),
+    and ``openvino.convert_model`` still works for other code: it imports the
+    converter on first use.
     """
     with openvino_telemetry_off():
         if "openvino" in sys.modules:
@@ -215,6 +226,8 @@ def import_openvino() -> Any:
             import openvino
         finally:
             sys.meta_path.remove(finder)
+        if not hasattr(openvino, "convert_model") and "__getattr__" not in vars(openvino):
+            openvino.__getattr__ = _converter_on_demand
         return openvino
 
 
