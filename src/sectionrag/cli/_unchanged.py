@@ -145,19 +145,9 @@ def _versions(directory: Path, collection: str) -> list[list[Any]] | None:
 def _lock_free(directory: Path, collection: str) -> bool:
     """Whether no ingest holds the collection's lock now."""
     from sectionrag.stores._lance_write import lock_file_name
-    from sectionrag.stores._lock import _try_lock, _unlock
+    from sectionrag.stores._lock import lock_is_free
 
-    try:
-        fh = open(directory / lock_file_name(collection), "rb")  # noqa: SIM115
-    except FileNotFoundError:
-        return True
-    except OSError:
-        return False
-    with fh:
-        if not _try_lock(fh):
-            return False
-        _unlock(fh)
-        return True
+    return lock_is_free(directory / lock_file_name(collection))
 
 
 def unchanged_report(args: Any) -> tuple[Any, str] | None:

@@ -38,6 +38,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from sectionrag._hidden_imports import modules_hidden
 from sectionrag.errors import ConfigError, MissingDependencyError
 
 if TYPE_CHECKING:
@@ -184,15 +185,6 @@ def openvino_telemetry_off() -> Iterator[None]:
                 os.environ["CI"] = saved
 
 
-class _NoConverter:
-    """A meta path finder that says OpenVINO's model converter is not installed."""
-
-    @staticmethod
-    def find_spec(name: str, path: Any = None, target: Any = None) -> None:
-        if name == _CONVERTER or name.startswith(_CONVERTER + "."):
-            raise ModuleNotFoundError(f"No module named {name!r} (not needed to run a model)", name=name)
-
-
 _CONVERTER = "openvino.tools.ovc"
 
 
@@ -220,12 +212,8 @@ def import_openvino() -> Any:
             import openvino
 
             return openvino
-        finder = _NoConverter()
-        sys.meta_path.insert(0, finder)
-        try:
+        with modules_hidden(_CONVERTER, why="not needed to run a model"):
             import openvino
-        finally:
-            sys.meta_path.remove(finder)
         if not hasattr(openvino, "convert_model") and "__getattr__" not in vars(openvino):
             openvino.__getattr__ = _converter_on_demand
         return openvino

@@ -43,6 +43,8 @@ import types
 from collections.abc import Iterator
 from typing import Any
 
+from sectionrag._hidden_imports import modules_hidden
+
 __all__ = [
     "DEFERRED_PACKAGES",
     "defer_package_body",
@@ -63,29 +65,14 @@ def hide_pandas(hide: bool = True) -> None:
     _HIDE_PANDAS[0] = hide
 
 
-class _Refuse:
-    """A meta path finder that says pandas is not installed (an ImportError, as for a missing package)."""
-
-    @staticmethod
-    def find_spec(name: str, path: Any = None, target: Any = None) -> None:
-        if name == "pandas" or name.startswith("pandas."):
-            raise ModuleNotFoundError(
-                f"No module named {name!r} (hidden while lancedb is imported)", name=name
-            )
-
-
 @contextlib.contextmanager
 def pandas_hidden() -> Iterator[None]:
     """Make ``import pandas`` fail inside the block, when :func:`hide_pandas` asked and pandas is not in."""
     if not _HIDE_PANDAS[0] or "pandas" in sys.modules:
         yield
         return
-    finder = _Refuse()
-    sys.meta_path.insert(0, finder)
-    try:
+    with modules_hidden("pandas", why="hidden while lancedb is imported"):
         yield
-    finally:
-        sys.meta_path.remove(finder)
 
 
 def defer_package_body(name: str) -> bool:

@@ -22,7 +22,7 @@ from typing import IO
 from sectionrag._checks import check_number
 from sectionrag.errors import IngestError
 
-__all__ = ["file_lock"]
+__all__ = ["file_lock", "lock_is_free"]
 
 _POLL_SECONDS = 0.05
 
@@ -64,6 +64,21 @@ def _holder(path: Path) -> str:
     except OSError:
         return ""
     return f" ({text})" if text else ""
+
+
+def lock_is_free(path: Path) -> bool:
+    """Whether no one holds the lock on ``path`` now (a missing file is free; an unreadable one is not)."""
+    try:
+        fh = path.open("rb")
+    except FileNotFoundError:
+        return True
+    except OSError:
+        return False
+    with fh:
+        if not _try_lock(fh):
+            return False
+        _unlock(fh)
+        return True
 
 
 @contextmanager
