@@ -25,7 +25,7 @@ test: $(STAMP)
 
 lint: $(STAMP)
 	$(BIN)/ruff check src tests benchmarks
-	$(BIN)/ruff format --check src tests
+	$(BIN)/ruff format --check src tests benchmarks
 	$(BIN)/lint-imports
 
 typecheck: $(STAMP)
