@@ -33,6 +33,8 @@ __all__ = [
     "ModelPreload",
     "database_dir",
     "embedder_hint",
+    "hinted_embedder",
+    "read_embedder_hint",
     "read_sidecar",
     "remove_sidecar",
     "sidecar_path",
@@ -145,6 +147,32 @@ def write_embedder_hint(args: Any, embedder: Any, dimension: int | None = None) 
         write_sidecar(path, hint)
 
 
+def read_embedder_hint(args: Any) -> dict[str, Any] | None:
+    """Return the embedder hint of ``--db``/``--collection``, or ``None`` when there is no usable one."""
+    directory = database_dir(args)
+    if directory is None:
+        return None
+    hint = read_sidecar(sidecar_path(directory, "embedder", args.collection))
+    if (
+        hint is None
+        or not isinstance(hint.get("embedder"), str)
+        or not isinstance(hint.get("description"), dict)
+        or not isinstance(hint.get("dimension"), int)
+    ):
+        return None
+    return hint
+
+
+def hinted_embedder(hint: dict[str, Any], collection: str, backend: str | None) -> Any:
+    """Build (not load) the embedder ``hint`` describes, as the collection's record would, on ``backend``."""
+    from sectionrag.ingest.reopen import RecordedSettings, restore_embedder
+
+    settings = RecordedSettings(
+        collection, hint["embedder"], hint["dimension"], {"embedder": hint["description"]}, 0
+    )
+    return restore_embedder(settings, backend=backend, check=False)
+
+
 class ModelPreload:
     """Loads the model an embedder hint names in a background thread (see the module docstring).
 
@@ -166,16 +194,8 @@ class ModelPreload:
     @classmethod
     def start(cls, args: Any) -> ModelPreload | None:
         """Start preloading the model hinted for ``--db``/``--collection``; ``None`` without a usable hint."""
-        directory = database_dir(args)
-        if directory is None:
-            return None
-        hint = read_sidecar(sidecar_path(directory, "embedder", args.collection))
-        if (
-            hint is None
-            or not isinstance(hint.get("embedder"), str)
-            or not isinstance(hint.get("description"), dict)
-            or not isinstance(hint.get("dimension"), int)
-        ):
+        hint = read_embedder_hint(args)
+        if hint is None:
             return None
         # what the thread imports of sectionrag (and numpy, which lancedb imports too) is imported
         # here first, so the two threads never wait on each other's half-imported modules
@@ -186,20 +206,12 @@ class ModelPreload:
 
         preload = cls(hint, args.collection, getattr(args, "backend", None), args.query)
         preload._thread.start()
+        logger.debug("preloading the hinted model in a thread")
         return preload
 
     def _run(self) -> None:
-        from sectionrag.ingest.reopen import RecordedSettings, restore_embedder
-
         try:
-            settings = RecordedSettings(
-                self.collection,
-                self.hint["embedder"],
-                self.hint["dimension"],
-                {"embedder": self.hint["description"]},
-                0,
-            )
-            embedder = restore_embedder(settings, backend=self.backend, check=False)
+            embedder = hinted_embedder(self.hint, self.collection, self.backend)
             embedder.embed_query(self.query)
         except Exception as e:  # only a hint: the search path reports real problems itself
             self.error = e
