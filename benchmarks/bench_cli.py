@@ -16,8 +16,9 @@ machine's load hits all alike.
   indexed corpus; "first" is the first run of a tree (file caches warm from
   indexing), the others are the median and best of the rest. Whether torch
   was imported is checked in every run, and the time spent loading the model
-  (sentence-transformers and torch imports, weights) is measured inside the
-  process: the rest is what the command adds to the model's own load time.
+  process: the rest is what the command adds to the model's own load time
+  (a helper process forked to embed the query is not counted there: its
+  model load overlaps the command's own work).
 - ``warm query MODE``: the same query answered again in one process whose
   pipeline and model are loaded (the Python API, the MCP server): the
   median over 20 queries.
@@ -301,7 +302,8 @@ def main() -> None:
             print(
                 f"  {key}: wall {wall:.2f} s, {wall - alone:+.2f} s against the model load process "
                 f"({alone:.2f} s); loading the model inside it {model_in:.2f} s (in a thread when "
-                f"preloaded); wall less that: median {statistics.median(over):.2f} s, best {min(over):.2f} s"
+                f"preloaded, 0 when a helper process embedded the query); wall less that: "
+                f"median {statistics.median(over):.2f} s, best {min(over):.2f} s"
             )
         for mode in MODES:
             warm = t.inner.get(f"warm query {mode}", [])
