@@ -168,8 +168,8 @@ class Tree:
         def prepare() -> None:
             if nice:
                 os.nice(nice)
-            if realtime:  # first-in first-out real-time scheduling: ahead of every ordinary process
-                os.sched_setscheduler(0, os.SCHED_FIFO, os.sched_param(10))
+            if realtime:  # round-robin real-time scheduling: ahead of every ordinary process
+                os.sched_setscheduler(0, os.SCHED_RR, os.sched_param(10))
 
         before = resource.getrusage(resource.RUSAGE_CHILDREN)
         t = time.perf_counter()
@@ -237,9 +237,10 @@ def main() -> None:
     parser.add_argument(
         "--realtime",
         action="store_true",
-        help="run the timed commands (not the first indexes) with first-in first-out real-time "
-        "scheduling (root, Linux): on a shared machine they then run as on an idle one, both CPUs "
-        "included, while the other jobs wait (the kernel keeps 5%% of each second for them)",
+        help="run the timed commands (not the first indexes) with round-robin real-time scheduling "
+        "(root, Linux): on a shared machine they then run about as on an idle one, both CPUs "
+        "included, while the other jobs wait (the kernel keeps 5%% of each second for them); "
+        "nice alone does not reach across the control groups other jobs may run in",
     )
     args = parser.parse_args()
     specs = args.src or [f"{ROOT / 'src'}=this checkout"]
@@ -286,7 +287,8 @@ def main() -> None:
     print(f"\nmachine: {os.cpu_count()} CPUs, load average {loads} at the end")
     print(
         f"{args.repeat} runs per search/import row, {args.index_repeat} first indexes; "
-        f"timed commands at niceness {args.nice}{', real-time (FIFO)' if args.realtime else ''}; seconds\n"
+        f"timed commands at niceness {args.nice}"
+        f"{', real-time (round-robin)' if args.realtime else ''}; seconds\n"
     )
     head = (
         "| row | "
