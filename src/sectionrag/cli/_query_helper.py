@@ -89,6 +89,8 @@ class QueryHelper:
         hint = read_embedder_hint(args)
         if hint is None:
             return None
+        if not can_fork():  # reading the hint imported nothing threaded, but make sure
+            return None
         read_fd, write_fd = os.pipe()
         try:
             pid = os.fork()

@@ -6,12 +6,15 @@ unreadable or stale one costs time, never a wrong answer.
 
 - ``_sectionrag_embedder.<collection>.json`` names the embedder the
   collection records (name, dimension, description). ``sectionrag search``
-  in vector or hybrid mode reads it before anything imports lancedb and
-  loads that model in a thread (OpenVINO compiles it in native code) while
-  the main thread imports lancedb and opens the collection. The collection is
-  then opened as always, from its own record: models are cached per process
-  by their settings, so the recorded embedder finds the preloaded model only
-  when it is the same one, and otherwise loads its own.
+  in vector or hybrid mode reads it before anything imports lancedb and has
+  that model embed the query in a helper process where it can fork (see
+  :mod:`sectionrag.cli._query_helper`), else loads it in a thread
+  (:class:`ModelPreload`), while lancedb is imported and the collection
+  opened. The collection is then opened as always, from its own record: the
+  helper's vector is used only when the recorded embedder describes itself
+  as the helper's did, and models are cached per process by their settings,
+  so the recorded embedder finds the preloaded model only when it is the same
+  one, and otherwise loads its own.
 - ``_sectionrag_unchanged.<collection>.json`` (see :mod:`sectionrag.cli._unchanged`)
   lets ``sectionrag index`` tell that nothing changed without lancedb or a model.
 """
