@@ -6,12 +6,15 @@ unreadable or stale one costs time, never a wrong answer.
 
 - ``_sectionrag_embedder.<collection>.json`` names the embedder the
   collection records (name, dimension, description). ``sectionrag search``
-  in vector or hybrid mode reads it before anything imports lancedb and
-  loads that model in a thread (OpenVINO compiles it in native code) while
-  the main thread imports lancedb and opens the collection. The collection is
-  then opened as always, from its own record: models are cached per process
-  by their settings, so the recorded embedder finds the preloaded model only
-  when it is the same one, and otherwise loads its own.
+  in vector or hybrid mode reads it before anything imports lancedb and has
+  that model embed the query in a helper process where it can fork (see
+  :mod:`sectionrag.cli._query_helper`), else loads it in a thread
+  (:class:`ModelPreload`), while lancedb is imported and the collection
+  opened. The collection is then opened as always, from its own record: the
+  helper's vector is used only when the recorded embedder describes itself
+  as the helper's did, and models are cached per process by their settings,
+  so the recorded embedder finds the preloaded model only when it is the same
+  one, and otherwise loads its own.
 - ``_sectionrag_unchanged.<collection>.json`` (see :mod:`sectionrag.cli._unchanged`)
   lets ``sectionrag index`` tell that nothing changed without lancedb or a model.
 """
@@ -33,6 +36,8 @@ __all__ = [
     "ModelPreload",
     "database_dir",
     "embedder_hint",
+    "hinted_embedder",
+    "read_embedder_hint",
     "read_sidecar",
     "remove_sidecar",
     "sidecar_path",
@@ -145,6 +150,32 @@ def write_embedder_hint(args: Any, embedder: Any, dimension: int | None = None) 
         write_sidecar(path, hint)
 
 
+def read_embedder_hint(args: Any) -> dict[str, Any] | None:
+    """Return the embedder hint of ``--db``/``--collection``, or ``None`` when there is no usable one."""
+    directory = database_dir(args)
+    if directory is None:
+        return None
+    hint = read_sidecar(sidecar_path(directory, "embedder", args.collection))
+    if (
+        hint is None
+        or not isinstance(hint.get("embedder"), str)
+        or not isinstance(hint.get("description"), dict)
+        or not isinstance(hint.get("dimension"), int)
+    ):
+        return None
+    return hint
+
+
+def hinted_embedder(hint: dict[str, Any], collection: str, backend: str | None) -> Any:
+    """Build (not load) the embedder ``hint`` describes, as the collection's record would, on ``backend``."""
+    from sectionrag.ingest.reopen import RecordedSettings, restore_embedder
+
+    settings = RecordedSettings(
+        collection, hint["embedder"], hint["dimension"], {"embedder": hint["description"]}, 0
+    )
+    return restore_embedder(settings, backend=backend, check=False)
+
+
 class ModelPreload:
     """Loads the model an embedder hint names in a background thread (see the module docstring).
 
@@ -166,16 +197,8 @@ class ModelPreload:
     @classmethod
     def start(cls, args: Any) -> ModelPreload | None:
         """Start preloading the model hinted for ``--db``/``--collection``; ``None`` without a usable hint."""
-        directory = database_dir(args)
-        if directory is None:
-            return None
-        hint = read_sidecar(sidecar_path(directory, "embedder", args.collection))
-        if (
-            hint is None
-            or not isinstance(hint.get("embedder"), str)
-            or not isinstance(hint.get("description"), dict)
-            or not isinstance(hint.get("dimension"), int)
-        ):
+        hint = read_embedder_hint(args)
+        if hint is None:
             return None
         # what the thread imports of sectionrag (and numpy, which lancedb imports too) is imported
         # here first, so the two threads never wait on each other's half-imported modules
@@ -186,20 +209,12 @@ class ModelPreload:
 
         preload = cls(hint, args.collection, getattr(args, "backend", None), args.query)
         preload._thread.start()
+        logger.debug("preloading the hinted model in a thread")
         return preload
 
     def _run(self) -> None:
-        from sectionrag.ingest.reopen import RecordedSettings, restore_embedder
-
         try:
-            settings = RecordedSettings(
-                self.collection,
-                self.hint["embedder"],
-                self.hint["dimension"],
-                {"embedder": self.hint["description"]},
-                0,
-            )
-            embedder = restore_embedder(settings, backend=self.backend, check=False)
+            embedder = hinted_embedder(self.hint, self.collection, self.backend)
             embedder.embed_query(self.query)
         except Exception as e:  # only a hint: the search path reports real problems itself
             self.error = e

@@ -96,33 +96,50 @@ def run(args: argparse.Namespace) -> int:
     if args.mode == "text":
         _search(args, weights)
         return 0
+    from sectionrag.cli._query_helper import QueryHelper
     from sectionrag.cli._sidecar import ModelPreload, write_embedder_hint
 
-    preload = ModelPreload.start(args)  # the hinted model loads while lancedb is imported
+    # the hinted model embeds the query in a helper process (else loads in a thread) while
+    # lancedb is imported; the recorded embedder decides whether its vector is used
+    helper = QueryHelper.start(args) if args.embedder is None else None
+    preload = ModelPreload.start(args) if helper is None else None
     try:
-        pipe = _search(args, weights)
+        pipe, dimension = _search(args, weights, helper)
     finally:
+        if helper is not None:
+            helper.close()
         if preload is not None:
             preload.join()
     if args.backend is None and args.embedder is None:  # the recorded embedder: hint it for next time
-        write_embedder_hint(args, pipe.embedder)
+        write_embedder_hint(args, pipe.embedder, dimension)
     return 0
 
 
-def _search(args: argparse.Namespace, weights: tuple[float, float] | None) -> Any:
-    """Open the collection, search and print; return the pipeline."""
+def _search(
+    args: argparse.Namespace, weights: tuple[float, float] | None, helper: Any = None
+) -> tuple[Any, int | None]:
+    """Open the collection, search and print; return the pipeline and the recorded dimension.
+
+    ``helper``: a :class:`~sectionrag.cli._query_helper.QueryHelper` embedding the query.
+    """
     import dataclasses
 
     from sectionrag.errors import StoreError
     from sectionrag.ingest.sources import display_source
 
-    pipe = open_collection(args, check=args.mode != "text")
+    # with a helper, the model is checked by the helper's vector, or below when it brings none
+    pipe = open_collection(args, check=args.mode != "text" and helper is None)
     info = pipe.store.info()
     if info is not None and info.chunks == 0:
         raise StoreError(
             f"collection {args.collection!r} in {args.db} is empty; index documents into it with "
             f"`sectionrag index PATH --db {args.db} --collection {args.collection}`"
         )
+    vector = None
+    if helper is not None and info is not None:
+        vector = helper.vector(pipe.embedder, info.dimension)
+    if helper is not None and vector is None:  # no usable vector: the path without a helper
+        pipe = open_collection(args, check=True)
     results = pipe.search(
         args.query,
         k=args.k,
@@ -130,10 +147,11 @@ def _search(args: argparse.Namespace, weights: tuple[float, float] | None) -> An
         mode=args.mode,
         fusion=args.fusion,
         weights=weights,
+        query_vector=vector,
     )
     results = [dataclasses.replace(r, source=display_source(r.source)) for r in results]
     if args.json:
         emit_json({"results": [r.to_dict() for r in results]})
     else:
         print(format_results(results))
-    return pipe
+    return pipe, None if info is None else info.dimension

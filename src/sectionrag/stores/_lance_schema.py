@@ -17,6 +17,7 @@ from sectionrag.stores._lance_enrich import enrichment_fields
 from sectionrag.stores._lazy_import import (
     DEFERRED_PACKAGES,
     defer_package_body,
+    namespace_models_deferred,
     overrides_as_markers,
     pandas_hidden,
 )
@@ -68,7 +69,7 @@ def import_lancedb() -> Any:
             defer_package_body(package)
     try:
         # pandas only where the command line asked (see sectionrag.stores._lazy_import)
-        with pandas_hidden(), overrides_as_markers():
+        with pandas_hidden(), overrides_as_markers(), namespace_models_deferred():
             import lancedb
     except ImportError as e:  # pragma: no cover - lancedb is a core dependency
         raise MissingDependencyError(

@@ -1,4 +1,4 @@
-"""Importing lancedb without running the body of a package only its REST client uses (private).
+"""Importing lancedb without running the bodies of packages only its REST clients use (private).
 
 ``import lancedb`` imports ``lance_namespace``, which imports model classes
 from ``lance_namespace_urllib3_client``; the package's ``__init__`` also
@@ -13,6 +13,19 @@ models) import as usual; the body runs the first time one of the package's
 own names is looked up (``lance_namespace_urllib3_client.ApiClient``), so
 code that does use the REST client works unchanged, only later. If anything
 about the package is unexpected, nothing is deferred.
+
+:func:`namespace_models_deferred` does the same for ``lance_namespace``
+itself, whose ``__init__`` imports all 146 model modules of that client (a
+pydantic class each, about 0.3 s of CPU) to re-export them: while lancedb is
+imported, the few models lancedb takes by name are imported from their own
+modules (the very classes the package re-exports; the models package's own
+body, which imports them all, is deferred too), its ``connect`` is a
+function calling the package's own, and its ``LanceNamespace``, which lancedb
+only names in annotations, a class whose ``isinstance`` and ``issubclass``
+answer as the real one. The package's body runs on the first other name, or
+on any name once lancedb is imported, so every other user gets the real
+package. If either package's ``__init__`` is not of the expected shape,
+nothing is deferred.
 
 :func:`pandas_hidden` is for short-lived processes that never hand pandas
 objects to pyarrow or lancedb (the command line): importing ``pyarrow.dataset``
@@ -47,8 +60,10 @@ from sectionrag._hidden_imports import modules_hidden
 
 __all__ = [
     "DEFERRED_PACKAGES",
+    "NAMESPACE_PACKAGES",
     "defer_package_body",
     "hide_pandas",
+    "namespace_models_deferred",
     "overrides_as_markers",
     "pandas_hidden",
 ]
@@ -106,6 +121,9 @@ def defer_package_body(name: str) -> bool:
     hook = __getattr__
     module.__dict__["__getattr__"] = hook
     sys.modules[name] = module
+    parent, _, child = name.rpartition(".")
+    if parent in sys.modules:  # as the import system binds a submodule it loads
+        setattr(sys.modules[parent], child, module)
     return True
 
 
@@ -162,3 +180,156 @@ def overrides_as_markers(version: tuple[int, ...] | None = None) -> Iterator[Non
     finally:
         if sys.modules.get("overrides") is stand_in:
             del sys.modules["overrides"]
+
+
+# -- lance_namespace's re-exported models ----------------------------------------------------------
+
+#: ``(package, models package, names stood in for while lancedb is imported)``
+NAMESPACE_PACKAGES = (
+    "lance_namespace",
+    "lance_namespace_urllib3_client.models",
+    ("LanceNamespace", "connect"),
+)
+
+
+def _module_source(name: str) -> tuple[Any, str] | None:
+    """Return ``(spec, source of __init__)`` of a plain package on disk, or ``None``."""
+    try:
+        spec = importlib.util.find_spec(name)
+    except (ImportError, ValueError):
+        return None
+    if spec is None or not spec.submodule_search_locations or not isinstance(spec.origin, str):
+        return None
+    if not spec.origin.endswith("__init__.py") or getattr(spec, "loader", None) is None:
+        return None
+    try:
+        with open(spec.origin, encoding="utf-8") as f:
+            return spec, f.read()
+    except (OSError, UnicodeDecodeError):
+        return None
+
+
+def _reexports(source: str, package: str) -> dict[str, str] | None:
+    """Map each name ``package``'s ``__init__`` imports from one of its submodules to that submodule.
+
+    ``None`` unless the body is only a docstring and ``from package.sub import Name`` lines.
+    """
+    import ast
+
+    try:
+        tree = ast.parse(source)
+    except SyntaxError:
+        return None
+    out: dict[str, str] = {}
+    for node in tree.body:
+        if isinstance(node, ast.Expr) and isinstance(node.value, ast.Constant):
+            continue
+        if not (
+            isinstance(node, ast.ImportFrom)
+            and node.level == 0
+            and node.module is not None
+            and node.module.startswith(package + ".")
+            and all(alias.name != "*" for alias in node.names)
+        ):
+            return None
+        for alias in node.names:
+            out[alias.asname or alias.name] = node.module
+    return out
+
+
+def _imported_from(source: str, module: str, defined: tuple[str, ...]) -> set[str] | None:
+    """Return the names a package's ``__init__`` imports from ``module``, if it defines all of ``defined``."""
+    import ast
+
+    try:
+        tree = ast.parse(source)
+    except SyntaxError:
+        return None
+    names: set[str] = set()
+    found: set[str] = set()
+    for node in tree.body:
+        if isinstance(node, ast.ImportFrom) and node.level == 0 and node.module == module:
+            names.update(alias.asname or alias.name for alias in node.names if alias.name != "*")
+        elif isinstance(node, (ast.ClassDef, ast.FunctionDef)) and node.name in defined:
+            found.add(node.name)
+    return names if found == set(defined) else None
+
+
+def _stand_in_class(name: str, load: Any) -> type:
+    """Return a class that answers ``isinstance``/``issubclass`` as the real ``name`` (``load()``'s)."""
+
+    class StandIn(type):
+        def __instancecheck__(cls, obj: Any) -> bool:
+            return isinstance(obj, getattr(load(), name))
+
+        def __subclasscheck__(cls, sub: type) -> bool:
+            return issubclass(sub, getattr(load(), name))
+
+    doc = f"Stands for {name} in what lancedb's import annotated (isinstance checks the real one)."
+    return StandIn(name, (), {"__doc__": doc})
+
+
+@contextlib.contextmanager
+def namespace_models_deferred(
+    package: str = NAMESPACE_PACKAGES[0],
+    models: str = NAMESPACE_PACKAGES[1],
+    stand_ins: tuple[str, ...] = NAMESPACE_PACKAGES[2],
+) -> Iterator[bool]:
+    """Inside the block, ``package``'s names are answered without running its body (see the module docstring).
+
+    Yields whether the package was deferred: it is not when either package is
+    imported already, is not a plain package on disk, or its ``__init__`` is
+    not of the expected shape (``models``: only re-exports of its submodules;
+    ``package``: defines each of ``stand_ins`` and imports names from ``models``).
+    """
+    found = None if package in sys.modules or models in sys.modules else _module_source(package)
+    found_models = None if found is None else _module_source(models)
+    if found is None or found_models is None:
+        yield False
+        return
+    spec, source = found
+    where = _reexports(found_models[1], models)
+    wanted = _imported_from(source, models, stand_ins)
+    if where is None or wanted is None or not wanted <= set(where) or set(stand_ins) & wanted:
+        yield False
+        return
+    defer_package_body(models)  # its submodules import one by one; its body runs on the first name
+    module = importlib.util.module_from_spec(spec)
+    loader = spec.loader
+    lock = threading.RLock()
+    active = [True]
+
+    def load() -> types.ModuleType:
+        with lock:
+            if module.__dict__.get("__getattr__") is hook:
+                del module.__dict__["__getattr__"]
+                loader.exec_module(module)
+        return module
+
+    def connect(*args: Any, **kwargs: Any) -> Any:
+        """Call the package's own ``connect`` (its body runs first)."""
+        return load().connect(*args, **kwargs)
+
+    answers: dict[str, Any] = {"connect": connect} if "connect" in stand_ins else {}
+    for name in stand_ins:
+        answers.setdefault(name, _stand_in_class(name, load))
+
+    def __getattr__(attr: str) -> Any:
+        if active[0] and module.__dict__.get("__getattr__") is hook:
+            if attr in wanted:  # a model class: the real one, from its own submodule
+                return getattr(importlib.import_module(where[attr]), attr)
+            if attr in answers:
+                return answers[attr]
+        load()
+        try:
+            return module.__dict__[attr]
+        except KeyError:
+            raise AttributeError(f"module {package!r} has no attribute {attr!r}") from None
+
+    hook = __getattr__
+    module.__dict__["__getattr__"] = hook
+    sys.modules[package] = module
+    try:
+        yield True
+    finally:
+        active[0] = False
