@@ -61,22 +61,24 @@ VALIDATION = frozenset(
         "thesis-gwu-sample.pdf",
     }
 )
-# Round four's fresh validation set: seven files from producers and kinds not in the repository
-# before (Sphinx through pdfTeX, SiSU through xdvipdfmx, WeasyPrint from Texinfo and DocBook HTML,
-# a LaTeX package manual, a DBLaTeX manual in XeTeX, a plain LaTeX user manual), measured once
-# with the third-round code before any change and once after, never examined. Round three's fresh
-# set (r-data-import-export, nut-user-manual, sil-abyssinica-features-libreoffice, gnuplot-manual,
-# thalie, screenplay, eledmac, theatre-help, verse) was examined in round four and is development
-# data since.
+# Round five's fresh validation set: seven files from producers and kinds not in the repository
+# before (asciidoctor-pdf, Typst through Pandoc, a Sphinx reference of five levels, a long LaTeX
+# manual with HeVeA-style openings, a Texinfo internals manual, two LibreOffice font guides),
+# measured once with the fourth-round code before any change and once after, never examined.
+# Round four's fresh set (why3-manual, live-manual, freefem-manual, automultiplechoice-latex,
+# amc-user-manual, nettle-manual-weasyprint, ninja-manual-weasyprint) was examined in round five
+# and is development data since, like round three's (r-data-import-export, nut-user-manual,
+# sil-abyssinica-features-libreoffice, gnuplot-manual, thalie, screenplay, eledmac, theatre-help,
+# verse), examined in round four.
 FRESH = frozenset(
     {
-        "why3-manual.pdf",
-        "live-manual.pdf",
-        "freefem-manual.pdf",
-        "automultiplechoice-latex.pdf",
-        "amc-user-manual.pdf",
-        "nettle-manual-weasyprint.pdf",
-        "ninja-manual-weasyprint.pdf",
+        "developers-reference.pdf",
+        "gprolog-manual.pdf",
+        "sbcl-internals.pdf",
+        "shimenkan-using-the-fonts-libreoffice.pdf",
+        "tagmukay-features-libreoffice.pdf",
+        "git-user-manual-asciidoctor.pdf",
+        "nodejs-events-typst.pdf",
     }
 )
 
