@@ -147,6 +147,7 @@ def find_headings(pages: list[list[PdfLine]], body: float) -> list[Candidate]:
     pitch = statistics.median(gaps) if gaps else body * 1.2
     light = _light_heading_styles(pages, body)
     small = _small_heading_styles(pages, body)
+    terms = _term_styles(pages, body)
     out: list[Candidate] = []
     for page_index, lines in enumerate(pages):
         text_width = max((ln.x1 for ln in lines), default=0.0) - min((ln.x0 for ln in lines), default=0.0)
@@ -182,6 +183,8 @@ def find_headings(pages: list[list[PdfLine]], body: float) -> list[Candidate]:
                 ok = False
             if ok and text_left is not None and ln.x1 < text_left:
                 ok = False  # a marginal label ("NOTE" beside a box), not a heading
+            if ok and _style(ln) in terms and _hangs(lines, i, body) and not numbering_order(ln.text)[1]:
+                ok = False  # the term of a definition ("Constant: AES_BLOCK_SIZE" over its indented text)
             if ok and any(
                 _cell_beside(ln, o)
                 and not {round(o.x0 / 3) + d for d in (-1, 0, 1)} & columns
@@ -444,6 +447,46 @@ def _small_heading_styles(pages: list[list[PdfLine]], body: float) -> set[Style]
     return {key for key, n in alone.items() if n >= 3 and n >= 0.75 * total[key]}
 
 
+def _hangs(lines: list[PdfLine], i: int, body: float) -> bool:
+    """Tell whether ``lines[i]`` (with the lines of its face stacked under it) heads an indented block.
+
+    A definition list sets each term flush and its description indented under
+    it, every line of it (``Constant: SHA256_DIGEST_SIZE`` over ``The size of
+    a SHA256 digest``); a heading's text starts where the heading does, or
+    indents its first line only.
+    """
+    ln = lines[i]
+    k = i + 1
+    while k < len(lines) and _style(lines[k]) == _style(ln) and abs(lines[k].x0 - ln.x0) < 2 and k - i < 8:
+        k += 1  # stacked terms over one description
+    if k >= len(lines):
+        return False
+    text = lines[k]
+    if (
+        text.bold
+        or abs(text.size - body) >= 0.6
+        or text.x0 < ln.x0 + 1.8 * body
+        or not 0 <= text.top - lines[k - 1].bottom < 2 * body
+    ):
+        return False
+    after = lines[k + 1] if k + 1 < len(lines) else None
+    if after is None or after.bold or after.italic or abs(after.size - body) >= 0.6:
+        return True  # a one-line description, then the next term or the end
+    if after.top - text.bottom >= 0.6 * body:
+        return True  # the description ends there (a paragraph's space follows)
+    return abs(after.x0 - text.x0) < 2  # its next line keeps the indent: not a first-line indent
+
+
+def _term_styles(pages: list[list[PdfLine]], body: float) -> set[Style]:
+    """Faces of definition terms: body-sized bold or italic lines over indented text, three times or more."""
+    counts: Counter[Style] = Counter()
+    for lines in pages:
+        for i, ln in enumerate(lines):
+            if (ln.bold or ln.italic) and abs(ln.size - body) < 0.6 and ln.role == "body" and _hangs(lines, i, body):
+                counts[_style(ln)] += 1
+    return {style for style, n in counts.items() if n >= 3}
+
+
 def _caseless(ch: str) -> bool:
     """Tell a letter of a script without case (Chinese, Arabic, Devanagari): it starts a title too."""
     return ch.isalpha() and not ch.islower() and not ch.isupper()
@@ -515,7 +558,8 @@ def _is_heading_line(
         return False  # "Appendix*", "Chapter 3 -": a label with punctuation for a title
     if numbered and style is not None and style.kind in ("num", "alnum") and not rest:
         return False
-    if _CAPTION.match(text) or _DATE.match(text) or (letters >= 2 and _is_mathy(text)):
+    # (a section number is no formula: "7.1.1.1 SHA256" is judged by its title)
+    if _CAPTION.match(text) or _DATE.match(text) or (letters >= 2 and _is_mathy(rest or text)):
         return False
     if numbered and style is not None and style.kind in ("num", "alnum") and len(rest.split()) > 8:
         check = rest.rstrip("?!:")  # "1. Determine whether any printers use the backends." is a step
