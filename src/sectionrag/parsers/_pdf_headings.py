@@ -328,13 +328,17 @@ _NON_WORD = re.compile(r"[^\w\s]")  # no letter, digit, underscore or space: whe
 
 
 def _is_mathy(text: str) -> bool:
-    """Tell formula fragments: private-use glyphs, or few letters among symbols."""
+    """Tell formula fragments: private-use glyphs, or few letters among symbols.
+
+    Two math symbols make a formula among a few letters (``x + y = z``), not
+    in a title of words (``C/C++ header dependencies``).
+    """
     if _PRIVATE_USE.search(text):
         return True
     visible = "".join(text.split())
     letters = sum(map(str.isalpha, visible))
     symbols = sum(1 for ch in _NON_WORD.findall(visible) if unicodedata.category(ch) == "Sm")
-    return symbols >= 2 or letters < 0.5 * len(visible)
+    return (symbols >= 2 and 5 * symbols > letters) or letters < 0.5 * len(visible)
 
 
 def _other_column(ln: PdfLine, other: PdfLine, columns: set[int]) -> bool:
