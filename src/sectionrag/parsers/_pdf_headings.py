@@ -327,8 +327,8 @@ _PRIVATE_USE = re.compile("[\ue000-\uf8ff]")
 _NON_WORD = re.compile(r"[^\w\s]")  # no letter, digit, underscore or space: where symbols are
 
 
-def _is_mathy(text: str) -> bool:
-    """Tell formula fragments: private-use glyphs, or few letters among symbols.
+def _is_mathy(text: str, share: float = 0.5) -> bool:
+    """Tell formula fragments: private-use glyphs, or few letters (under ``share``) among symbols.
 
     Two math symbols make a formula among a few letters (``x + y = z``), not
     in a title of words (``C/C++ header dependencies``).
@@ -338,7 +338,7 @@ def _is_mathy(text: str) -> bool:
     visible = "".join(text.split())
     letters = sum(map(str.isalpha, visible))
     symbols = sum(1 for ch in _NON_WORD.findall(visible) if unicodedata.category(ch) == "Sm")
-    return (symbols >= 2 and 5 * symbols > letters) or letters < 0.5 * len(visible)
+    return (symbols >= 2 and 5 * symbols > letters) or letters < share * len(visible)
 
 
 def _other_column(ln: PdfLine, other: PdfLine, columns: set[int]) -> bool:
@@ -459,8 +459,9 @@ def _is_heading_line(
         return False  # "Appendix*", "Chapter 3 -": a label with punctuation for a title
     if numbered and style is not None and style.kind in ("num", "alnum") and not rest:
         return False
-    # (a section number is no formula: "7.1.1.1 SHA256" is judged by its title)
-    if _CAPTION.match(text) or _DATE.match(text) or (letters >= 2 and _is_mathy(rest or text)):
+    # (a section number is no formula: "7.1.1.3 SHA3-512" is judged by its title, and vouches for it)
+    mathy = _is_mathy(rest, 0.3) if numbered and rest else _is_mathy(text)
+    if _CAPTION.match(text) or _DATE.match(text) or (letters >= 2 and mathy):
         return False
     if numbered and style is not None and style.kind in ("num", "alnum") and len(rest.split()) > 8:
         check = rest.rstrip("?!:")  # "1. Determine whether any printers use the backends." is a step
