@@ -12,7 +12,7 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
-from _pdfgen import Line, Page
+from _pdfgen import Line, Page, write_pdf
 from sectionrag.parsers.pdf import PdfParser
 from test_pdf_book_structure import tree
 from test_pdf_headings import Flow, parse, titles
@@ -123,3 +123,35 @@ def test_index_set_like_the_listed_chapters_stands_with_them(tmp_path: Path):
     levels = {title: level for level, title in tree(doc)}
     assert levels["Index"] == levels["3 Commands"]
     assert levels["3.1 Details"] == levels["3 Commands"] + 1
+
+
+def test_statement_page_is_not_read_as_three_columns(tmp_path: Path):
+    # a centred PART over a flush-left Item, then a statement: a label column, figures, centred
+    # titles; three bands of pieces, yet no three columns of text: PART is read before the Item
+    page = Page(
+        [
+            Line("PART I. FINANCIAL INFORMATION", x=230, y=740, size=9, bold=True),
+            Line("Item 1. Financial Statements", x=20, y=726, size=9, bold=True),
+            Line("ACME CORP.", x=262, y=710, size=9, bold=True),
+            Line("CONSOLIDATED STATEMENTS OF CASH FLOWS", x=201, y=699, size=9, bold=True),
+            Line("(in millions)", x=283, y=688, size=9, bold=True),
+            Line("(unaudited)", x=284, y=677, size=9, bold=True),
+        ]
+    )
+    labels = ["CASH, BEGINNING OF PERIOD", "Net income (loss)", "Depreciation and amortization"]
+    labels += ["Stock-based compensation", "Other expense (income), net", "Deferred income taxes"]
+    labels += ["Inventories", "Accounts receivable, net and other", "Accounts payable", "Accrued expenses"]
+    y = 660.0
+    for k in range(24):
+        label = labels[k % len(labels)] + ", as reported"
+        page.lines.append(Line(label, x=20, y=y, size=8))
+        for j, x in enumerate((441.0, 484.0, 527.0, 570.0)):
+            figure = f"{(k * 37 + j * 101) % 900 + 10},{(k * 13 + j) % 900 + 100}"
+            page.lines.append(Line(figure, x=x, y=y, size=7))
+        y -= 12
+    for k in range(4):  # a total alone in its row, under the last column
+        page.lines.append(Line(f"({k + 3},8{k}4)", x=560, y=y, size=7))
+        y -= 12
+    path = write_pdf(tmp_path / "statement.pdf", [page])
+    doc = PdfParser(use_outline=False).parse(path)
+    assert doc.text.index("PART I. FINANCIAL INFORMATION") < doc.text.index("Item 1. Financial Statements")

@@ -489,7 +489,7 @@ def _is_heading_line(
     spaced = gap_above > line_gap * 1.6 or prev is None or prev.row == ln.row or ln.column_top
     if ratio >= 1.12:
         light_heading = light is not None and (round(ln.size * 2) / 2, ln.font) in light and spaced
-        if ratio < 1.3 and not ln.bold and not numbered and not light_heading:
+        if ratio < 1.3 and not (ln.bold or ln.italic) and not numbered and not light_heading:
             return False
         # a larger line that continues into body text of the same size is not a heading
         return not (

@@ -100,6 +100,22 @@ def reading_order(lines: list[PdfLine]) -> list[PdfLine]:
     return out
 
 
+def _columns_of_text(lines: list[PdfLine], gutters: list[float], inside: list[int]) -> bool:
+    """Tell three real columns: each holds a fair share of the lines, most of them flush left.
+
+    A financial statement's label column, centred titles and figures make
+    three bands of pieces too, but not three columns of flush lines.
+    """
+    if min(inside) < 0.2 * sum(inside):
+        return False
+    for k in range(len(gutters) + 1):
+        starts = Counter(round(ln.x0 / 3) for ln in lines if _column_of(ln.x0, ln.x1, gutters) == k)
+        flush = sum(starts[s] for s in starts if any(abs(s - m) <= 1 for m, _ in starts.most_common(1)))
+        if flush < 0.5 * inside[k]:
+            return False
+    return True
+
+
 def _column_of(x0: float, x1: float, gutters: list[float]) -> int | None:
     """Return the column a piece from ``x0`` to ``x1`` lies in, or ``None`` when it crosses a gutter."""
     edges = [float("-inf"), *gutters, float("inf")]
@@ -123,16 +139,19 @@ def _gutters(lines: list[PdfLine]) -> list[float]:
     ):
         best: list[float] = []
         best_score = 0
-        # a "table row" whose cells are as wide as columns is a row of column lines (an index's
-        # entries in three columns), a narrow cell is a table's
-        wide = 0.6 * width / (len(layouts[0]) + 1)
+        # in three columns, a "table row" whose cells are as wide as columns is a row of column
+        # lines (an index's entries), a narrow cell is a table's
+        wide = 0.2 * width if len(layouts[0]) == 2 else float("inf")
         text_lines = [ln for ln in lines if ln.role != "table" or ln.x1 - ln.x0 >= wide]
         for fracs in layouts:
             gutters = [x_min + f * width for f in fracs]
             counts = Counter(_column_of(ln.x0, ln.x1, gutters) for ln in text_lines)
             inside = [counts[k] for k in range(len(gutters) + 1)]
-            if min(inside) >= 4 and sum(inside) >= 0.6 * len(text_lines) and min(inside) > best_score:
-                best, best_score = gutters, min(inside)
+            if min(inside) < 4 or sum(inside) < 0.6 * len(text_lines) or min(inside) <= best_score:
+                continue
+            if len(gutters) == 2 and not _columns_of_text(text_lines, gutters, inside):
+                continue
+            best, best_score = gutters, min(inside)
         if best:
             return best
     return []
