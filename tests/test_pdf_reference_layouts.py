@@ -155,3 +155,17 @@ def test_statement_page_is_not_read_as_three_columns(tmp_path: Path):
     path = write_pdf(tmp_path / "statement.pdf", [page])
     doc = PdfParser(use_outline=False).parse(path)
     assert doc.text.index("PART I. FINANCIAL INFORMATION") < doc.text.index("Item 1. Financial Statements")
+
+
+def test_headings_that_differ_by_a_letter_are_not_one_recurring_label(tmp_path: Path):
+    # "B hook", "D hook", "T hook", "V hook": four features, not one label set over four boxes
+    f = Flow().heading("Character alternates", 16, before=0).para(3)
+    hooks = ["B hook", "D hook", "T hook", "V hook"]
+    for name in hooks:
+        f.heading(name, 10).para(3)
+    f.heading("Other features", 16).para(3)
+    for name in ("P hook", "K hook", "Y hook", "Z hook"):
+        hooks.append(name)
+        f.heading(name, 10).para(3)
+    doc = parse(f.write(tmp_path / "hooks.pdf"))
+    assert [t for t in titles(doc) if t.endswith("hook")] == hooks

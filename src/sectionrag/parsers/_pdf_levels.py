@@ -35,18 +35,20 @@ def _without_labels(candidates: list[Candidate], *, repeats: int = 4) -> list[Ca
     set over one box after another are labels, not sections; a numbered
     heading or a large one (``Introduction`` of each paper in proceedings) stays.
     """
-    counts = Counter(normalize_for_match(c.title) for c in candidates if not c.numbered)
+    counts = Counter(_label_key(c.title) for c in candidates if not c.numbered)
     sizes = sorted(c.size for c in candidates)
     # the largest tenth of heading sizes, when headings come in more than one size
     large = sizes[int(0.9 * (len(sizes) - 1))] if sizes and sizes[0] != sizes[-1] else float("inf")
     return [
         c
         for c in candidates
-        if c.numbered
-        or c.toc_level is not None
-        or counts[normalize_for_match(c.title)] < repeats
-        or c.size >= large
+        if c.numbered or c.toc_level is not None or counts[_label_key(c.title)] < repeats or c.size >= large
     ]
+
+
+def _label_key(title: str) -> str:
+    """Return a title as a recurring label: its words, case folded (``B hook``, ``D hook`` stay apart)."""
+    return " ".join(title.casefold().split())
 
 
 def _lettered_not_roman(candidates: list[Candidate]) -> None:
