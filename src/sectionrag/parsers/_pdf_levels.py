@@ -67,8 +67,8 @@ def _lettered_not_roman(candidates: list[Candidate]) -> None:
 def _without_letters(candidates: list[Candidate]) -> list[Candidate]:
     """Drop one-letter headings (an index's ``A``, ``B`` ...): they guide the eye, they head no section.
 
-    Bookmarks mostly agree (Texinfo, makeinfo's HTML and most LaTeX indexes
-    list the index, not its letters); a letter the printed contents lists stays.
+    Bookmarks mostly agree (Texinfo manuals, makeinfo's HTML and some LaTeX
+    books list the index, not its letters); a letter the printed contents lists stays.
     """
     return [c for c in candidates if len(c.title) != 1 or c.toc_level is not None]
 
