@@ -41,8 +41,27 @@ def test_two_top_entries_or_a_later_top_entry_keep_their_levels():
 
 
 def test_sets_are_apart():
-    assert heading_eval.set_of("why3-manual.pdf") == "fresh validation"
+    assert heading_eval.set_of("git-user-manual-asciidoctor.pdf") == "fresh validation"
+    assert heading_eval.set_of("why3-manual.pdf") == "development"  # fresh in round four, examined since
     assert heading_eval.set_of("gnuplot-manual.pdf") == "development"  # fresh in round three, examined since
     assert heading_eval.set_of("aprx-manual.pdf") == "validation"
     assert heading_eval.set_of("classicthesis.pdf") == "development"
     assert not heading_eval.FRESH & heading_eval.VALIDATION
+
+
+def test_truth_printed_counts_titles_on_their_page_or_beside_it():
+    from sectionrag.types import Document, PageSpan
+
+    text = "1 Introduction\nSome text.\nTwo\n2 Usage and more\nText.\n"
+    second = text.index("Two")
+    doc = Document.create(
+        text,
+        source="t",
+        sections=[],
+        pages=[PageSpan(1, 0, second), PageSpan(2, second, len(text))],
+        metadata={},
+    )
+    truth = [(1, "1 Introduction", 1), (1, "2 Usage and more", 1), (1, "3 Never printed", 2)]
+    assert heading_eval.printed_share(truth, doc) == 2 / 3  # page 2 is beside page 1
+    assert heading_eval.printed_share([(1, "Introduction", 9)], doc) == 0.0  # far from its page
+    assert heading_eval.printed_share([], doc) == 1.0

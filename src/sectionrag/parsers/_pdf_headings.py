@@ -14,7 +14,15 @@ import unicodedata
 from collections import Counter
 from dataclasses import dataclass
 
-from sectionrag.parsers._pdf_layout import right_column_start
+from sectionrag.parsers._pdf_faces import (
+    Style,
+    hangs,
+    light_heading_styles,
+    rising,
+    small_heading_styles,
+    style_of,
+    term_styles,
+)
 from sectionrag.parsers._pdfium import PdfLine
 from sectionrag.parsers._sections import normalize_title
 from sectionrag.parsers.headings import (
@@ -145,8 +153,9 @@ def find_headings(pages: list[list[PdfLine]], body: float) -> list[Candidate]:
             if abs(a.size - body) < 0.6 and abs(b.size - body) < 0.6 and 0 < b.top - a.top < 3 * body:
                 gaps.append(b.top - a.top)
     pitch = statistics.median(gaps) if gaps else body * 1.2
-    light = _light_heading_styles(pages, body)
-    small = _small_heading_styles(pages, body)
+    light = light_heading_styles(pages, body)
+    small = small_heading_styles(pages, body)
+    terms = term_styles(pages, body)
     out: list[Candidate] = []
     for page_index, lines in enumerate(pages):
         text_width = max((ln.x1 for ln in lines), default=0.0) - min((ln.x0 for ln in lines), default=0.0)
@@ -157,7 +166,8 @@ def find_headings(pages: list[list[PdfLine]], body: float) -> list[Candidate]:
         leadered = [ln for ln in lines if is_toc_line(ln.text)]
         referenced = sum(1 for ln in lines if _ends_with_page_ref(ln.text) and not is_toc_line(ln.text))
         toc_lines = len(leadered) + referenced
-        toc_page = toc_lines >= 5 and toc_lines >= 0.3 * len(lines)
+        # (an index's leadered entries are no contents: their page numbers do not rise)
+        toc_page = toc_lines >= 5 and toc_lines >= 0.3 * len(lines) and rising(leadered)
         toc_size = max((ln.size for ln in leadered), default=0.0)
         # on a contents page, an entry whose page number is a separate piece of its row
         numbered_rows = {ln.row for ln in lines if _BARE_PAGE.match(ln.text)} if toc_page else set()
@@ -182,6 +192,8 @@ def find_headings(pages: list[list[PdfLine]], body: float) -> list[Candidate]:
                 ok = False
             if ok and text_left is not None and ln.x1 < text_left:
                 ok = False  # a marginal label ("NOTE" beside a box), not a heading
+            if ok and style_of(ln) in terms and hangs(lines, i, body) and not numbering_order(ln.text)[1]:
+                ok = False  # the term of a definition ("Constant: AES_BLOCK_SIZE" over its indented text)
             if ok and any(
                 _cell_beside(ln, o)
                 and not {round(o.x0 / 3) + d for d in (-1, 0, 1)} & columns
@@ -315,14 +327,18 @@ _PRIVATE_USE = re.compile("[\ue000-\uf8ff]")
 _NON_WORD = re.compile(r"[^\w\s]")  # no letter, digit, underscore or space: where symbols are
 
 
-def _is_mathy(text: str) -> bool:
-    """Tell formula fragments: private-use glyphs, or few letters among symbols."""
+def _is_mathy(text: str, share: float = 0.5) -> bool:
+    """Tell formula fragments: private-use glyphs, or few letters (under ``share``) among symbols.
+
+    Two math symbols make a formula among a few letters (``x + y = z``), not
+    in a title of words (``C/C++ header dependencies``).
+    """
     if _PRIVATE_USE.search(text):
         return True
     visible = "".join(text.split())
     letters = sum(map(str.isalpha, visible))
     symbols = sum(1 for ch in _NON_WORD.findall(visible) if unicodedata.category(ch) == "Sm")
-    return symbols >= 2 or letters < 0.5 * len(visible)
+    return (symbols >= 2 and 5 * symbols > letters) or letters < share * len(visible)
 
 
 def _other_column(ln: PdfLine, other: PdfLine, columns: set[int]) -> bool:
@@ -375,78 +391,6 @@ _STRONG_PREFIXES = (
     "PART", "Part", "ITEM", "Item", "CHAPTER", "Chapter",
     "APPENDIX", "Appendix", "ARTICLE", "Article", "ANNEX", "Annex",
 )  # fmt: skip
-
-
-def _light_heading_styles(pages: list[list[PdfLine]], body: float) -> set[tuple[float, str]]:
-    """Styles of short, light lines a little larger than the body that recur: a heading style.
-
-    Web pages printed to PDF set their sub-headings in regular weight, a size
-    or two above the text; one such line may be a pull quote, three or more in
-    the same face and size, each standing alone, are headings.
-    """
-    counts: Counter[tuple[float, str]] = Counter()
-    for lines in pages:
-        for ln in lines:
-            ratio = ln.size / body if body else 1.0
-            words = ln.text.split()
-            if (
-                1.12 <= ratio < 1.3
-                and not ln.bold
-                and 0 < len(words) <= 8
-                and ln.text[-1:] not in ".,;:"
-                and ln.text[:1].isupper()
-            ):
-                counts[(round(ln.size * 2) / 2, ln.font)] += 1
-    return {style for style, n in counts.items() if n >= 3}
-
-
-Style = tuple[float, str, bool, bool]
-
-
-def _style(ln: PdfLine) -> Style:
-    return (round(ln.size * 2) / 2, ln.font, ln.bold, ln.italic)
-
-
-def _small_heading_styles(pages: list[list[PdfLine]], body: float) -> set[Style]:
-    """Bold faces a little smaller than the body that only ever head text: a heading style.
-
-    Some word processors' templates set their lowest headings in a bold sans
-    face smaller than the serif text (``Page Size`` in 10.5 pt Arial Bold
-    over 12 pt Times). A face counts when at least three of its lines, and
-    three quarters of them, stand alone: short, alone in their row, not ending
-    like a sentence, and followed by body-sized text (or by another line of the
-    same face over it).
-    """
-    alone: Counter[Style] = Counter()
-    total: Counter[Style] = Counter()
-    for lines in pages:
-        # (alone in its row of its column: a table in the other column does not count)
-        right = right_column_start(lines)
-        pieces = Counter((ln.row, right is not None and ln.x0 >= right - 3) for ln in lines)
-        for i, ln in enumerate(lines):
-            if not ln.bold or ln.role != "body" or not 0.75 <= ln.size / body < 0.92:  # (as _is_heading_line)
-                continue
-            key = _style(ln)
-            total[key] += 1
-            words = ln.text.split()
-            k = i + 1
-            while k < len(lines) and _style(lines[k]) == key and k - i < 8:
-                k += 1  # a stack of labels over one description
-            heads_text = k < len(lines) and lines[k].size / body >= 0.915 and not lines[k].bold
-            if (
-                heads_text
-                and pieces[ln.row, right is not None and ln.x0 >= right - 3] == 1
-                and 0 < len(words) <= 10
-                and ln.text[-1:] not in ".,;:"
-                and (ln.text[:1].isupper() or ln.text[:1].isdigit() or _caseless(ln.text[:1]))
-            ):
-                alone[key] += 1
-    return {key for key, n in alone.items() if n >= 3 and n >= 0.75 * total[key]}
-
-
-def _caseless(ch: str) -> bool:
-    """Tell a letter of a script without case (Chinese, Arabic, Devanagari): it starts a title too."""
-    return ch.isalpha() and not ch.islower() and not ch.isupper()
 
 
 def _is_heading_line(
@@ -515,7 +459,9 @@ def _is_heading_line(
         return False  # "Appendix*", "Chapter 3 -": a label with punctuation for a title
     if numbered and style is not None and style.kind in ("num", "alnum") and not rest:
         return False
-    if _CAPTION.match(text) or _DATE.match(text) or (letters >= 2 and _is_mathy(text)):
+    # (a section number is no formula: "7.1.1.3 SHA3-512" is judged by its title, and vouches for it)
+    mathy = _is_mathy(rest, 0.3) if numbered and rest else _is_mathy(text)
+    if _CAPTION.match(text) or _DATE.match(text) or (letters >= 2 and mathy):
         return False
     if numbered and style is not None and style.kind in ("num", "alnum") and len(rest.split()) > 8:
         check = rest.rstrip("?!:")  # "1. Determine whether any printers use the backends." is a step
@@ -543,13 +489,13 @@ def _is_heading_line(
     spaced = gap_above > line_gap * 1.6 or prev is None or prev.row == ln.row or ln.column_top
     if ratio >= 1.12:
         light_heading = light is not None and (round(ln.size * 2) / 2, ln.font) in light and spaced
-        if ratio < 1.3 and not ln.bold and not numbered and not light_heading:
+        if ratio < 1.3 and not (ln.bold or ln.italic) and not numbered and not light_heading:
             return False
         # a larger line that continues into body text of the same size is not a heading
         return not (
             nxt is not None and abs(nxt.size - ln.size) < 0.3 and not nxt.bold and gap_below < line_gap
         )
-    small_heading = small is not None and _style(ln) in small
+    small_heading = small is not None and style_of(ln) in small
     caps = style is not None and style.kind == "caps"
     if ratio < 0.92 and not (ln.bold and ratio >= 0.8 and (numbered or small_heading or caps)):
         return False

@@ -53,59 +53,108 @@ def clean_text(text: str) -> str:
 def reading_order(lines: list[PdfLine]) -> list[PdfLine]:
     """Order a page's lines for reading: column by column on multi-column pages.
 
-    Table rows and lines that cross the gutter are read as full-width bands;
-    between them, the left column is read before the right one.
+    Table rows and lines that cross a gutter are read as full-width bands;
+    between them, the columns are read left to right (two columns, or three:
+    an index or a glossary set in three narrow columns).
     """
     if len(lines) < 8:
         return _rows_in_order(lines) if any(ln.role == "table" for ln in lines) else lines
-    text_lines = [ln for ln in lines if ln.role != "table"]
-    x_min = min(ln.x0 for ln in lines)
-    x_max = max(ln.x1 for ln in lines)
-    width = x_max - x_min
-    best: float | None = None
-    best_score = 0
-    for frac in (0.5, 0.45, 0.55, 0.4, 0.6):
-        gutter = x_min + frac * width
-        left = sum(1 for ln in text_lines if ln.x1 <= gutter)
-        right = sum(1 for ln in text_lines if ln.x0 >= gutter)
-        if left >= 4 and right >= 4 and left + right >= 0.6 * len(text_lines):
-            score = min(left, right)
-            if score > best_score:
-                best, best_score = gutter, score
-    if best is None:
+    gutters = _gutters(lines)
+    if not gutters:
         return _rows_in_order(lines) if any(ln.role == "table" for ln in lines) else lines
-    gutter = best
-    # a "table row" of two cells, one in each column, is two column lines after all
+    # a "table row" of one cell in each column is column lines after all
     rows: dict[int, list[PdfLine]] = {}
     for ln in lines:
         if ln.role == "table":
             rows.setdefault(ln.row, []).append(ln)
     extent: dict[int, tuple[float, float]] = {}
     for row, cells in rows.items():
-        if len(cells) == 2 and min(c.x1 for c in cells) <= gutter <= max(c.x0 for c in cells):
+        columns = {_column_of(c.x0, c.x1, gutters) for c in cells}
+        if len(cells) >= 2 and None not in columns and len(columns) == len(cells):
             for c in cells:
                 c.role = "body"
         else:
             extent[row] = (min(c.x0 for c in cells), max(c.x1 for c in cells))
     out: list[PdfLine] = []
-    band_left: list[PdfLine] = []
-    band_right: list[PdfLine] = []
+    bands: list[list[PdfLine]] = [[] for _ in range(len(gutters) + 1)]
+
+    def close_band() -> None:
+        nonlocal bands
+        filled = [band for band in bands if band]
+        if len(filled) > 1:
+            for band in filled[1:]:
+                band[0].column_top = True
+        for band in filled:
+            out.extend(band)
+        bands = [[] for _ in range(len(gutters) + 1)]
+
     for ln in sorted(lines, key=lambda ln: (ln.row, ln.x0)):
         x0, x1 = extent.get(ln.row, (ln.x0, ln.x1)) if ln.role == "table" else (ln.x0, ln.x1)
-        if x1 <= gutter:
-            band_left.append(ln)
-        elif x0 >= gutter:
-            band_right.append(ln)
-        else:  # a table row or a line across both columns closes the band above it
-            if band_left and band_right:
-                band_right[0].column_top = True
-            out += band_left + band_right
-            band_left, band_right = [], []
+        column = _column_of(x0, x1, gutters)
+        if column is None:  # a table row or a line across the columns closes the band above it
+            close_band()
             out.append(ln)
-    if band_left and band_right:
-        band_right[0].column_top = True
-    out += band_left + band_right
+        else:
+            bands[column].append(ln)
+    close_band()
     return out
+
+
+def _columns_of_text(lines: list[PdfLine], gutters: list[float], inside: list[int]) -> bool:
+    """Tell three real columns: each holds a fair share of the lines, most of them flush left.
+
+    A financial statement's label column, centred titles and figures make
+    three bands of pieces too, but not three columns of flush lines.
+    """
+    if min(inside) < 0.2 * sum(inside):
+        return False
+    for k in range(len(gutters) + 1):
+        starts = Counter(round(ln.x0 / 3) for ln in lines if _column_of(ln.x0, ln.x1, gutters) == k)
+        flush = sum(starts[s] for s in starts if any(abs(s - m) <= 1 for m, _ in starts.most_common(1)))
+        if flush < 0.5 * inside[k]:
+            return False
+    return True
+
+
+def _column_of(x0: float, x1: float, gutters: list[float]) -> int | None:
+    """Return the column a piece from ``x0`` to ``x1`` lies in, or ``None`` when it crosses a gutter."""
+    edges = [float("-inf"), *gutters, float("inf")]
+    for k in range(len(edges) - 1):
+        if x0 >= edges[k] and x1 <= edges[k + 1]:
+            return k
+    return None
+
+
+def _gutters(lines: list[PdfLine]) -> list[float]:
+    """Find the gutters of a page of two or three columns of text (none on a one-column page).
+
+    Three columns are tried first: each must hold four lines or more and
+    together most of the page's text lines, else two columns.
+    """
+    x_min = min(ln.x0 for ln in lines)
+    width = max(ln.x1 for ln in lines) - x_min
+    for layouts in (
+        ((1 / 3, 2 / 3), (0.3, 0.65), (0.35, 0.68), (0.32, 0.62)),
+        ((0.5,), (0.45,), (0.55,), (0.4,), (0.6,)),
+    ):
+        best: list[float] = []
+        best_score = 0
+        # in three columns, a "table row" whose cells are as wide as columns is a row of column
+        # lines (an index's entries), a narrow cell is a table's
+        wide = 0.2 * width if len(layouts[0]) == 2 else float("inf")
+        text_lines = [ln for ln in lines if ln.role != "table" or ln.x1 - ln.x0 >= wide]
+        for fracs in layouts:
+            gutters = [x_min + f * width for f in fracs]
+            counts = Counter(_column_of(ln.x0, ln.x1, gutters) for ln in text_lines)
+            inside = [counts[k] for k in range(len(gutters) + 1)]
+            if min(inside) < 4 or sum(inside) < 0.6 * len(text_lines) or min(inside) <= best_score:
+                continue
+            if len(gutters) == 2 and not _columns_of_text(text_lines, gutters, inside):
+                continue
+            best, best_score = gutters, min(inside)
+        if best:
+            return best
+    return []
 
 
 def _rows_in_order(lines: list[PdfLine]) -> list[PdfLine]:

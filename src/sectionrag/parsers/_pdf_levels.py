@@ -35,18 +35,20 @@ def _without_labels(candidates: list[Candidate], *, repeats: int = 4) -> list[Ca
     set over one box after another are labels, not sections; a numbered
     heading or a large one (``Introduction`` of each paper in proceedings) stays.
     """
-    counts = Counter(normalize_for_match(c.title) for c in candidates if not c.numbered)
+    counts = Counter(_label_key(c.title) for c in candidates if not c.numbered)
     sizes = sorted(c.size for c in candidates)
     # the largest tenth of heading sizes, when headings come in more than one size
     large = sizes[int(0.9 * (len(sizes) - 1))] if sizes and sizes[0] != sizes[-1] else float("inf")
     return [
         c
         for c in candidates
-        if c.numbered
-        or c.toc_level is not None
-        or counts[normalize_for_match(c.title)] < repeats
-        or c.size >= large
+        if c.numbered or c.toc_level is not None or counts[_label_key(c.title)] < repeats or c.size >= large
     ]
+
+
+def _label_key(title: str) -> str:
+    """Return a title as a recurring label: its words, case folded (``B hook``, ``D hook`` stay apart)."""
+    return " ".join(title.casefold().split())
 
 
 def _lettered_not_roman(candidates: list[Candidate]) -> None:
@@ -62,19 +64,13 @@ def _lettered_not_roman(candidates: list[Candidate]) -> None:
             previous = None
 
 
-def _letters_in_runs(candidates: list[Candidate]) -> list[Candidate]:
-    """Keep one-letter headings (an index's ``A``, ``B`` ...) only in alphabetical runs of three or more."""
-    letters = [i for i, c in enumerate(candidates) if len(c.title) == 1]
-    keep: set[int] = set()
-    run: list[int] = []
-    for i in [*letters, None]:
-        if i is not None and run and candidates[i].title > candidates[run[-1]].title:
-            run.append(i)
-            continue
-        if len(run) >= 3:
-            keep.update(run)
-        run = [i] if i is not None else []
-    return [c for i, c in enumerate(candidates) if len(c.title) != 1 or i in keep or c.toc_level is not None]
+def _without_letters(candidates: list[Candidate]) -> list[Candidate]:
+    """Drop one-letter headings (an index's ``A``, ``B`` ...): they guide the eye, they head no section.
+
+    Bookmarks mostly agree (Texinfo manuals, makeinfo's HTML and some LaTeX
+    books list the index, not its letters); a letter the printed contents lists stays.
+    """
+    return [c for c in candidates if len(c.title) != 1 or c.toc_level is not None]
 
 
 def _next_number(numbers: list[int | None], positions: list[int], i: int) -> int | None:
@@ -165,7 +161,7 @@ def rank_headings(candidates: list[Candidate], line_offsets: dict[int, int]) -> 
     one level use (an ``Index`` set like the chapters the contents lists).
     """
     _lettered_not_roman(candidates)
-    candidates = _in_sequence(_letters_in_runs(_without_labels(candidates)))
+    candidates = _in_sequence(_without_letters(_without_labels(candidates)))
     if not candidates:
         return []
 
@@ -328,6 +324,8 @@ def _below_contents(
             out.append(0)  # the document's title over its first contents entry
         elif i < first_entry and not c.numbered and s in front_styles:
             out.append(1)  # and so do front headings set like them ("Zusammenfassung")
+        elif s in toc_styles and normalize_for_match(c.title) in CONTENTS_TITLES | BOOK_TITLES:
+            out.append(toc_styles[s].most_common(1)[0][0])  # an "Index" set like the listed chapters
         elif c.numbered and c.order in toc_orders:
             out.append(toc_orders[c.order].most_common(1)[0][0])
         elif c.numbered and c.order in above and _numbering_fits(candidates, i):

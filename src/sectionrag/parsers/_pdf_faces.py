@@ -1,0 +1,153 @@
+"""Faces of a document that head text, and faces that do not, judged over all its pages.
+
+A heading face is found from how its lines stand in the whole document
+(light sub-headings of web pages, small bold headings of word processors);
+so is a definition list's term face, whose lines head indented text and are
+no headings. An index's leadered pages are told from a contents' by their
+page numbers, which do not rise.
+"""
+
+from __future__ import annotations
+
+import itertools
+import re
+from collections import Counter
+
+from sectionrag.parsers._pdf_layout import right_column_start
+from sectionrag.parsers._pdfium import PdfLine
+
+__all__ = [
+    "Style",
+    "hangs",
+    "light_heading_styles",
+    "rising",
+    "small_heading_styles",
+    "style_of",
+    "term_styles",
+]
+
+
+def light_heading_styles(pages: list[list[PdfLine]], body: float) -> set[tuple[float, str]]:
+    """Styles of short, light lines a little larger than the body that recur: a heading style.
+
+    Web pages printed to PDF set their sub-headings in regular weight, a size
+    or two above the text; one such line may be a pull quote, three or more in
+    the same face and size, each standing alone, are headings.
+    """
+    counts: Counter[tuple[float, str]] = Counter()
+    for lines in pages:
+        for ln in lines:
+            ratio = ln.size / body if body else 1.0
+            words = ln.text.split()
+            if (
+                1.12 <= ratio < 1.3
+                and not ln.bold
+                and 0 < len(words) <= 8
+                and ln.text[-1:] not in ".,;:"
+                and ln.text[:1].isupper()
+            ):
+                counts[(round(ln.size * 2) / 2, ln.font)] += 1
+    return {style for style, n in counts.items() if n >= 3}
+
+
+Style = tuple[float, str, bool, bool]
+
+
+def style_of(ln: PdfLine) -> Style:
+    return (round(ln.size * 2) / 2, ln.font, ln.bold, ln.italic)
+
+
+def small_heading_styles(pages: list[list[PdfLine]], body: float) -> set[Style]:
+    """Bold faces a little smaller than the body that only ever head text: a heading style.
+
+    Some word processors' templates set their lowest headings in a bold sans
+    face smaller than the serif text (``Page Size`` in 10.5 pt Arial Bold
+    over 12 pt Times). A face counts when at least three of its lines, and
+    three quarters of them, stand alone: short, alone in their row, not ending
+    like a sentence, and followed by body-sized text (or by another line of the
+    same face over it).
+    """
+    alone: Counter[Style] = Counter()
+    total: Counter[Style] = Counter()
+    for lines in pages:
+        # (alone in its row of its column: a table in the other column does not count)
+        right = right_column_start(lines)
+        pieces = Counter((ln.row, right is not None and ln.x0 >= right - 3) for ln in lines)
+        for i, ln in enumerate(lines):
+            if not ln.bold or ln.role != "body" or not 0.75 <= ln.size / body < 0.92:  # (as _is_heading_line)
+                continue
+            key = style_of(ln)
+            total[key] += 1
+            words = ln.text.split()
+            k = i + 1
+            while k < len(lines) and style_of(lines[k]) == key and k - i < 8:
+                k += 1  # a stack of labels over one description
+            heads_text = k < len(lines) and lines[k].size / body >= 0.915 and not lines[k].bold
+            if (
+                heads_text
+                and pieces[ln.row, right is not None and ln.x0 >= right - 3] == 1
+                and 0 < len(words) <= 10
+                and ln.text[-1:] not in ".,;:"
+                and (ln.text[:1].isupper() or ln.text[:1].isdigit() or _caseless(ln.text[:1]))
+            ):
+                alone[key] += 1
+    return {key for key, n in alone.items() if n >= 3 and n >= 0.75 * total[key]}
+
+
+_LAST_NUMBER = re.compile(r"(\d{1,5})\s*$")
+
+
+def rising(lines: list[PdfLine]) -> bool:
+    """Tell whether the page numbers ending these lines mostly rise, as a contents' do (an index's do not)."""
+    numbers = [int(m.group(1)) for ln in lines if (m := _LAST_NUMBER.search(ln.text))]
+    if len(numbers) < 5:
+        return True
+    rises = sum(1 for a, b in itertools.pairwise(numbers) if b >= a)
+    return rises >= 0.7 * (len(numbers) - 1)
+
+
+def hangs(lines: list[PdfLine], i: int, body: float) -> bool:
+    """Tell whether ``lines[i]`` (with the lines of its face stacked under it) heads an indented block.
+
+    A definition list sets each term flush and its description indented under
+    it, every line of it (``Constant: SHA256_DIGEST_SIZE`` over ``The size of
+    a SHA256 digest``); a heading's text starts where the heading does, or
+    indents its first line only.
+    """
+    ln = lines[i]
+    k = i + 1
+    face = style_of(ln)
+    while k < len(lines) and style_of(lines[k]) == face and abs(lines[k].x0 - ln.x0) < 2 and k - i < 8:
+        k += 1  # stacked terms over one description
+    if k >= len(lines):
+        return False
+    text = lines[k]
+    if (
+        text.bold
+        or abs(text.size - body) >= 0.6
+        or text.x0 < ln.x0 + 1.8 * body
+        or not 0 <= text.top - lines[k - 1].bottom < 2 * body
+    ):
+        return False
+    after = lines[k + 1] if k + 1 < len(lines) else None
+    if after is None or after.bold or after.italic or abs(after.size - body) >= 0.6:
+        return True  # a one-line description, then the next term or the end
+    if after.top - text.bottom >= 0.6 * body:
+        return True  # the description ends there (a paragraph's space follows)
+    return abs(after.x0 - text.x0) < 2  # its next line keeps the indent: not a first-line indent
+
+
+def term_styles(pages: list[list[PdfLine]], body: float) -> set[Style]:
+    """Faces of definition terms: body-sized bold or italic lines over indented text, three times or more."""
+    counts: Counter[Style] = Counter()
+    for lines in pages:
+        for i, ln in enumerate(lines):
+            run_in = (ln.bold or ln.italic) and abs(ln.size - body) < 0.6 and ln.role == "body"
+            if run_in and hangs(lines, i, body):
+                counts[style_of(ln)] += 1
+    return {style for style, n in counts.items() if n >= 3}
+
+
+def _caseless(ch: str) -> bool:
+    """Tell a letter of a script without case (Chinese, Arabic, Devanagari): it starts a title too."""
+    return ch.isalpha() and not ch.islower() and not ch.isupper()
