@@ -11,11 +11,11 @@ Schema (explicit, pyarrow): ``id``, ``doc_id``, ``source``, ``index``,
 ``text``, ``context``, ``start``, ``end``, ``token_count``, ``section_path``
 (list<string>), ``page_start``/``page_end`` (nullable int64), ``metadata``
 (JSON string), ``fulltext`` (the chunk's document title, a newline and its
-text: what full-text search reads; schema version 2), the enrichment columns (``enrichment``: summary, questions and
-keywords as text, full-text indexed; list columns ``dates``, ``years``,
-``fiscal_periods``, ``amounts``, ``percentages``, ``entities``, ``keywords``,
-``categories`` for filters; see :mod:`sectionrag.stores._lance_enrich`) and
-``vector`` (fixed_size_list<float32>[dimension]).
+text: what full-text search reads; schema version 2), the enrichment columns
+(``enrichment``: summary, questions and keywords as text, full-text
+indexed; list columns ``dates``, ``years``, ``fiscal_periods``, ``amounts``,
+``percentages``, ``entities``, ``keywords``, ``categories`` for filters;
+see :mod:`sectionrag.stores._lance_enrich`) and ``vector`` (fixed_size_list<float32>[dimension]).
 
 The embedder's name and dimension are recorded in the table's schema
 metadata (see :mod:`sectionrag.stores._lance_schema`), so a collection is
