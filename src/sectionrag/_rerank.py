@@ -50,7 +50,8 @@ def _unit(rows: npt.NDArray[np.float32]) -> npt.NDArray[np.float32]:
     import numpy as np
 
     norms = np.linalg.norm(rows, axis=-1, keepdims=True)
-    return np.divide(rows, norms, out=np.zeros_like(rows), where=norms > 0)
+    unit: npt.NDArray[np.float32] = np.divide(rows, norms, out=np.zeros_like(rows), where=norms > 0)
+    return unit
 
 
 def sentence_rerank(
