@@ -7,6 +7,7 @@ import pytest
 
 import sectionrag
 from sectionrag import Document, Pipeline
+from sectionrag._rerank import sentence_rerank
 from sectionrag.errors import ConfigError
 from sectionrag.testing import HashEmbedder, InMemoryStore
 
@@ -206,8 +207,11 @@ def test_search_passes_mode_fusion_weights_where_and_k_to_the_store() -> None:
     hits = pipe.search("return", k=1, where={"source": "p.md"}, mode="hybrid", fusion="rrf", weights=(1, 2))
     assert len(hits) == 1
     call = store.calls[-1]
-    assert call["fusion"] == "rrf" and call["weights"] == (1, 2) and call["k"] == 1
+    # hybrid results are re-ranked by sentence windows: the store is asked for the best 10
+    assert call["fusion"] == "rrf" and call["weights"] == (1, 2) and call["k"] == 10
     assert call["where"] == {"source": "p.md"} and call["mode"] == "hybrid"
+    pipe.search("return", k=1, mode="hybrid", rerank=False)
+    assert store.calls[-1]["k"] == 1
     pipe.search("return", mode="text")
     assert "fusion" not in store.calls[-1] and store.calls[-1]["query_vector"] is None
     with pytest.raises(ConfigError, match="hybrid only"):
@@ -256,9 +260,12 @@ def test_search_fuses_vector_and_text_by_default(tmp_path: Path) -> None:
     pipe.ingest([tmp_path / "docs"])
     query = "return products receipt"
     vector = pipe.embedder.embed_query(query)
-    default = pipe.search(query, k=3)
+    default = pipe.search(query, k=3, rerank=False)
     hybrid = store.search(vector, query, k=3, mode="hybrid")
     assert [(h.chunk_id, h.score) for h in default] == [(h.chunk_id, h.score) for h in hybrid]
+    # by default the best 10 hybrid results are re-ranked by their sentence windows
+    pool = store.search(vector, query, k=10, mode="hybrid")
+    assert pipe.search(query, k=3) == sentence_rerank(pool, vector, pipe.embedder, 3)
     assert [h.chunk_id for h in pipe.search(query, k=3, mode="vector")] == [
         h.chunk_id for h in store.search(vector, k=3)
     ]
