@@ -10,6 +10,8 @@ chunks and vectors are the same in every row and only the search changes:
 - fusions: the store's ``linear`` and ``zscore`` at several weights, scores
   over the best, distribution-based (mean +- 3 sd), min-max over fewer candidates;
 - the contextual header in the full-text index (BM25 over header + text);
+- (``--fields``) the header's parts as full-text fields of their own beside the text
+  (document label, section path, whole header; BM25 summed over fields, with weights);
 - (chunks) a table's caption and first rows in the header of the chunks cut from it;
 - section-level evidence added to chunk scores;
 - near-duplicate removal;
@@ -21,6 +23,10 @@ explains each decision with these figures).
 
     python benchmarks/retrieval_levers.py --sizes 256,192,128,-256
     python benchmarks/retrieval_levers.py --sizes 256:names,256,256:tables,256:names+tables
+    python benchmarks/retrieval_levers.py --sizes 256 --fields
+
+The saved rankings' BM25 is over the chunk text alone (the ``text`` column of
+the stores' first layout), as the rows with another full text say.
 """
 
 from __future__ import annotations
