@@ -25,8 +25,11 @@ explains each decision with these figures).
     python benchmarks/retrieval_levers.py --sizes 256:names,256,256:tables,256:names+tables
     python benchmarks/retrieval_levers.py --sizes 256 --fields
 
-The saved rankings' BM25 is over the chunk text alone (the ``text`` column of
-the stores' first layout), as the rows with another full text say.
+The store's own text ranking is BM25 over the chunk's title and text (the
+stores' ``fulltext``, since the fourth round); the figures of docs/search.md
+for the earlier rounds and for ``--fields`` were measured when it was BM25 over
+the text alone, so the plain ``linear (1, 1)`` row now equals the ``document
+label in full-text`` row.
 """
 
 from __future__ import annotations
