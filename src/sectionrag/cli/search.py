@@ -35,6 +35,11 @@ def register(sub: Any, common: argparse.ArgumentParser) -> None:
         "--section", default=None, metavar="TEXT", help="only chunks under a section with this title"
     )
     p.add_argument("--where", default=None, metavar="EXPR", help="raw filter expression (experts)")
+    p.add_argument(
+        "--no-rerank",
+        action="store_true",
+        help="hybrid: keep the fused order (skip re-ranking the best 10 by their sentence windows; faster)",
+    )
     p.add_argument("--embedder", default=None, help=argparse.SUPPRESS)
     p.add_argument(
         "--backend",
@@ -130,6 +135,7 @@ def _search(args: argparse.Namespace, weights: tuple[float, float] | None) -> An
         mode=args.mode,
         fusion=args.fusion,
         weights=weights,
+        rerank=not args.no_rerank,
     )
     results = [dataclasses.replace(r, source=display_source(r.source)) for r in results]
     if args.json:
