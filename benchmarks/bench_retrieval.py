@@ -226,6 +226,12 @@ def _llamaindex_sentence(size: int, overlap: int) -> Callable[[Any, Any], list[A
     return make
 
 
+#: the peers of the table in docs/benchmarks.md; add "rerank" to search them with sectionrag's
+#: opt-in re-ranking (hybrid, re-ranked by sentence windows: about 50 window embeddings per query,
+#: 20,000 per configuration, so not in the table's run on a 2-core machine)
+PEER_MODES = ("vector", "hybrid")
+
+
 def configs() -> list[Config]:
     """Every configuration of the benchmark, in table order."""
     return [
@@ -233,8 +239,8 @@ def configs() -> list[Config]:
             "sectionrag default",
             "sectionrag",
             _default_chunks,
-            ("default",),
-            note="Pipeline.default(embedder='minilm') + Pipeline.search(query)",
+            ("default", "rerank"),
+            note="Pipeline.default(embedder='minilm') + Pipeline.search(query) (rerank: rerank=True)",
         ),
         Config("section 256", "sectionrag", _section(size=256)),
         Config(
@@ -248,13 +254,13 @@ def configs() -> list[Config]:
         Config("fixed 512", "sectionrag", _strategy("fixed", size=512)),
         Config("recursive 512", "sectionrag", _strategy("recursive", size=512)),
         Config("semantic 512", "sectionrag", _strategy("semantic", size=512)),
-        Config("LangChain recursive 200", "langchain", _langchain_recursive(200, 0)),
-        Config("LangChain recursive 250/125", "langchain", _langchain_recursive(250, 125)),
+        Config("LangChain recursive 200", "langchain", _langchain_recursive(200, 0), PEER_MODES),
+        Config("LangChain recursive 250/125", "langchain", _langchain_recursive(250, 125), PEER_MODES),
         Config("LangChain recursive 512", "langchain", _langchain_recursive(512, 0)),
-        Config("chonkie token 250/125", "chonkie", _chonkie("token", 250, 125)),
+        Config("chonkie token 250/125", "chonkie", _chonkie("token", 250, 125), PEER_MODES),
         Config("chonkie token 512", "chonkie", _chonkie("token", 512)),
         Config("chonkie recursive 200", "chonkie", _chonkie("recursive", 200)),
-        Config("chonkie recursive 512", "chonkie", _chonkie("recursive", 512)),
+        Config("chonkie recursive 512", "chonkie", _chonkie("recursive", 512), PEER_MODES),
         Config("chonkie semantic 200", "chonkie", _chonkie("semantic", 200)),
         Config("chonkie semantic 512", "chonkie", _chonkie("semantic", 512)),
         Config("LlamaIndex sentence 200", "llamaindex", _llamaindex_sentence(200, 20)),
@@ -307,7 +313,9 @@ class VectorCache:
                 for (k, _), v in zip(part, new, strict=True):
                     self.vectors[k] = v
                 np.savez(self.dir / f"{time.time_ns()}.npz", keys=np.array([k for k, _ in part]), vectors=new)
-            print(f"    embedded {len(missing)} texts in {time.perf_counter() - t0:.0f} s", file=sys.stderr)
+            if len(missing) > 100:  # not the few sentence windows of one query
+                took = time.perf_counter() - t0
+                print(f"    embedded {len(missing)} texts in {took:.0f} s", file=sys.stderr)
         return np.stack([self.vectors[k] for k in keys]).astype(np.float32)
 
 
@@ -350,12 +358,25 @@ def make_env() -> Env:
     )
 
 
-def search_default(store: Any, embedder: Any, query: str, vector: Any, k: int) -> list[Any]:
-    """What ``Pipeline.search(query, k=k)`` returns with no options, given the query's vector."""
+def search_default(
+    store: Any,
+    embedder: Any,
+    query: str,
+    vector: Any,
+    k: int,
+    embed: Callable[[Sequence[str]], Any],
+    *,
+    rerank: bool = False,
+) -> list[Any]:
+    """What ``Pipeline.search(query, k=k)`` returns with no options (or with ``rerank=True``).
+
+    ``vector`` is the query's vector; ``embed`` embeds document-side texts (the sentence windows
+    of the re-ranking), through the cache.
+    """
     from sectionrag.pipeline import Pipeline
 
-    pipe = Pipeline(chunker=_NoChunker(), embedder=_FixedVector(embedder, vector), store=store)
-    return pipe.search(query, k=k)
+    pipe = Pipeline(chunker=_NoChunker(), embedder=_FixedVector(embedder, vector, embed), store=store)
+    return pipe.search(query, k=k, rerank=rerank)
 
 
 class _NoChunker:
@@ -366,12 +387,12 @@ class _NoChunker:
 class _FixedVector:
     """An embedder stand-in that returns a query vector computed beforehand."""
 
-    def __init__(self, embedder: Any, vector: Any) -> None:
-        self._e, self._v = embedder, vector
+    def __init__(self, embedder: Any, vector: Any, embed: Callable[[Sequence[str]], Any]) -> None:
+        self._e, self._v, self._embed = embedder, vector, embed
         self.name, self.dimension, self.max_tokens = embedder.name, embedder.dimension, embedder.max_tokens
 
     def embed_documents(self, texts: Sequence[str]) -> Any:
-        raise NotImplementedError
+        return self._embed(texts)
 
     def embed_query(self, text: str) -> Any:
         return self._v
@@ -404,8 +425,8 @@ def evaluate_config(
         per_query = []
         for item, qv in zip(items, qvecs, strict=True):
             q = item.query.query
-            if mode == "default":
-                hits = search_default(store, env.embedder, q, qv, k)
+            if mode in ("default", "rerank"):  # the default search, or with the opt-in re-ranking
+                hits = search_default(store, env.embedder, q, qv, k, env.cache.embed, rerank=mode == "rerank")
             else:
                 hits = store.search(query_vector=qv, query_text=q, k=k, mode=mode)
             got = [Retrieved.from_result(h) for h in hits][:k]

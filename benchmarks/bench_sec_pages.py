@@ -22,7 +22,8 @@ Measures, per configuration:
 - **question hit rate**: share of questions with at least one figure hit.
 
 Configurations: ``sectionrag default`` (``Pipeline.default(embedder="minilm")``
-searched with ``Pipeline.search(query)`` and no options) and plain ``fixed``
+searched with ``Pipeline.search(query)`` and no options; ``rerank``: the same with
+``rerank=True``) and plain ``fixed``
 512-token chunks with vector search, plus each one's chunks in the other
 modes (``hybrid zscore``: hybrid with z-score fusion instead of the default
 min-max fusion), so chunking and search can be told apart; and the default's
@@ -34,6 +35,7 @@ Vectors are cached with ``bench_retrieval.py``'s cache (``benchmarks/.cache``).
 
     python benchmarks/bench_sec_pages.py                       # prints the table
     python benchmarks/bench_sec_pages.py --corpus /path/to/sec-10q --write   # and updates docs/benchmarks.md
+    python benchmarks/bench_sec_pages.py --only "default,fixed"               # some configurations
 """
 
 from __future__ import annotations
@@ -129,7 +131,7 @@ def score(question: Question, hits: list[Any]) -> tuple[int, int]:
     return got, len(question.evidence)
 
 
-def run(corpus: Path, k: int, max_pages: int) -> tuple[str, dict[str, Any]]:
+def run(corpus: Path, k: int, max_pages: int, only: str | None = None) -> tuple[str, dict[str, Any]]:
     import sectionrag
     from sectionrag.stores import LanceDBStore
 
@@ -140,11 +142,14 @@ def run(corpus: Path, k: int, max_pages: int) -> tuple[str, dict[str, Any]]:
     env = br.make_env()
     qvecs = env.cache.embed([q.text for q in questions], query=True)
     configs = [
-        ("sectionrag default", br._default_chunks, ("default", "vector", "text", "hybrid zscore")),
+        ("sectionrag default", br._default_chunks, ("default", "rerank", "vector", "text", "hybrid zscore")),
         ("section 256, file-name header", br.section_variant(256, {"names"}), ("default", "vector")),
         ("section 256, table heads", br.section_variant(256, {"tables"}), ("default", "vector")),
         ("fixed 512", br._strategy("fixed", size=512), ("vector", "hybrid", "hybrid zscore")),
     ]
+    if only:
+        wanted = [w.strip().lower() for w in only.split(",")]
+        configs = [c for c in configs if any(w in c[0].lower() for w in wanted)]
     rows = []
     with tempfile.TemporaryDirectory(prefix="sectionrag-sec-") as tmp:
         for label, make, modes in configs:
@@ -156,8 +161,10 @@ def run(corpus: Path, k: int, max_pages: int) -> tuple[str, dict[str, Any]]:
             for mode in modes:
                 got = total = qhit = 0
                 for q, qv in zip(questions, qvecs, strict=True):
-                    if mode == "default":
-                        hits = br.search_default(store, env.embedder, q.text, qv, k)
+                    if mode in ("default", "rerank"):  # Pipeline.search, or with rerank=True
+                        hits = br.search_default(
+                            store, env.embedder, q.text, qv, k, env.cache.embed, rerank=mode == "rerank"
+                        )
                     elif mode.startswith("hybrid "):  # another fusion than the store's default
                         hits = store.search(qv, q.text, k=k, mode="hybrid", fusion=mode.split()[1])
                     else:
@@ -200,8 +207,9 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("-k", type=int, default=5)
     p.add_argument("--max-pages", type=int, default=3, help="leave out figures printed on more pages")
     p.add_argument("--write", action="store_true", help="update docs/benchmarks.md")
+    p.add_argument("--only", default=None, help="comma-separated label substrings to run")
     args = p.parse_args(argv)
-    text, _ = run(args.corpus, args.k, args.max_pages)
+    text, _ = run(args.corpus, args.k, args.max_pages, args.only)
     print(text)
     if args.write:
         write_doc(text)

@@ -10,6 +10,8 @@ chunks and vectors are the same in every row and only the search changes:
 - fusions: the store's ``linear`` and ``zscore`` at several weights, scores
   over the best, distribution-based (mean +- 3 sd), min-max over fewer candidates;
 - the contextual header in the full-text index (BM25 over header + text);
+- (``--fields``) the header's parts as full-text fields of their own beside the text
+  (document label, section path, whole header; BM25 summed over fields, with weights);
 - (chunks) a table's caption and first rows in the header of the chunks cut from it;
 - section-level evidence added to chunk scores;
 - near-duplicate removal;
@@ -21,6 +23,13 @@ explains each decision with these figures).
 
     python benchmarks/retrieval_levers.py --sizes 256,192,128,-256
     python benchmarks/retrieval_levers.py --sizes 256:names,256,256:tables,256:names+tables
+    python benchmarks/retrieval_levers.py --sizes 256 --fields
+
+The store's own text ranking is BM25 over the chunk's title and text (the
+stores' ``fulltext``, since the fourth round); the figures of docs/search.md
+for the earlier rounds and for ``--fields`` were measured when it was BM25 over
+the text alone, so the plain ``linear (1, 1)`` row now equals the ``document
+label in full-text`` row.
 """
 
 from __future__ import annotations
@@ -158,6 +167,22 @@ def rankings(
                 "t", pa.table({"i": list(range(len(chunks))), "ft": texts})
             )
             tables[key].create_index("ft", config=FTS(), replace=True)
+        # the header's parts as fields of their own beside the text (BM25 per field, summed)
+        path_of = {c.id: " ".join(c.section_path) for c in chunks}
+        fields = lancedb.connect(tmp + "/fields").create_table(
+            "t",
+            pa.table(
+                {
+                    "i": list(range(len(chunks))),
+                    "text": [c.text for c in chunks],
+                    "label": [labels[c.source] for c in chunks],
+                    "path": [path_of[c.id] for c in chunks],
+                    "header": [c.context for c in chunks],
+                }
+            ),
+        )
+        for column in ("text", "label", "path", "header"):
+            fields.create_index(column, config=FTS(), replace=True)
         for item, qv in zip(items, qvecs, strict=True):
             q = item.query.query
             vec = store.search(query_vector=qv, k=POOL, mode="vector")
@@ -174,6 +199,22 @@ def rankings(
                 other[key] = [
                     hit(chunks[r["i"]], r["_score"]) for r in sorted(rows, key=lambda r: -r["_score"])
                 ]
+            for key, boosts in FIELD_SETS.items():
+                clauses = [(lance_query.Occur.SHOULD, lance_query.MatchQuery(q, "text"))]
+                clauses += [
+                    (lance_query.Occur.SHOULD, lance_query.MatchQuery(q, col, boost=w))
+                    for col, w in boosts.items()
+                ]
+                rows = (
+                    fields.search(lance_query.BooleanQuery(clauses), query_type="fts")
+                    .select(["i", "_score"])
+                    .limit(POOL)
+                    .to_arrow()
+                    .to_pylist()
+                )
+                other[key] = [
+                    hit(chunks[r["i"]], r["_score"]) for r in sorted(rows, key=lambda r: -r["_score"])
+                ]
             out.append(
                 (
                     [hit(by_id[h.chunk_id], h.score) for h in vec],
@@ -182,6 +223,18 @@ def rankings(
                 )
             )
     return {"size": size, "ranked": out}
+
+
+#: BM25 over the text plus the header's parts as fields of their own (score: the sum, times each boost)
+FIELD_SETS: dict[str, dict[str, float]] = {
+    "f:label": {"label": 1.0},
+    "f:label.5": {"label": 0.5},
+    "f:label2": {"label": 2.0},
+    "f:header": {"header": 1.0},
+    "f:header.5": {"header": 0.5},
+    "f:label+path": {"label": 1.0, "path": 1.0},
+    "f:label+path.5": {"label": 1.0, "path": 0.5},
+}
 
 
 # -- fusions -----------------------------------------------------------------------------
@@ -376,6 +429,9 @@ def main(argv: list[str] | None = None) -> int:
         help="comma-separated chunk sizes (tokens), each optionally SIZE:names+tables (file-name label, "
         "table heads on); a negative size adds the second round's table headings to a file-name-only header",
     )
+    p.add_argument(
+        "--fields", action="store_true", help="only the full-text field rows (header parts as fields)"
+    )
     args = p.parse_args(argv)
     docs, items = br.load_set()
     items = [it for it in items if it.split == "dev"]
@@ -410,6 +466,13 @@ def main(argv: list[str] | None = None) -> int:
         ("linear, adjacent hits merged", merged(linear, texts), ""),
         ("linear, merged then trimmed", merged(linear, texts, "cover"), ""),
     ]
+    if args.fields:
+        rows = [
+            ("linear (1, 1)", linear, ""),
+            ("linear (1, 1), document label in full-text", linear, "label"),
+            *[(f"linear (1, 1), text + {k[2:]} fields", linear, k) for k in FIELD_SETS],
+            ("zscore (1, 1), text + label fields", z, "f:label"),
+        ]
     for size, options in (parse_spec(s) for s in args.sizes.split(",")):
         saved = rankings(size, items, docs, env, qvecs, options)
         kinds: list[str] = []

@@ -77,6 +77,23 @@ def test_search_remembers_embedder_and_returns_design_fields(
 
 
 @pytest.mark.model
+def test_search_rerank_reorders_by_sentence_windows(indexed_db: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    from sectionrag import Pipeline
+
+    query = "Can I return a product?"
+    code, out, _ = _run(capsys, "search", query, "--db", str(indexed_db), "-k", "3", "--json")
+    assert code == 0
+    plain = [(r["start"], r["end"], round(r["score"], 6)) for r in json.loads(out)["results"]]
+    code, out, _ = _run(capsys, "search", query, "--db", str(indexed_db), "-k", "3", "--json", "--rerank")
+    assert code == 0
+    ranked = [(r["start"], r["end"], round(r["score"], 6)) for r in json.loads(out)["results"]]
+    pipe = Pipeline.open(indexed_db)
+    assert plain == [(h.start, h.end, round(h.score, 6)) for h in pipe.search(query, k=3)]
+    assert ranked == [(h.start, h.end, round(h.score, 6)) for h in pipe.search(query, k=3, rerank=True)]
+    assert max(r[2] for r in ranked) > max(r[2] for r in plain)  # the best window of the 10 gains 0.3
+
+
+@pytest.mark.model
 def test_search_scoped_to_a_source(indexed_db: Path, capsys: pytest.CaptureFixture[str]) -> None:
     code, out, _ = _run(
         capsys, "search", "revenue", "--db", str(indexed_db), "--source",

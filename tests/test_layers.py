@@ -35,6 +35,7 @@ LAYERS: tuple[frozenset[str], ...] = (
             "_describe",
             "_checks",
             "_sentences",
+            "_rerank",
             "_hidden_imports",
             "defaults",
             "types",

@@ -7,6 +7,7 @@ import pytest
 
 import sectionrag
 from sectionrag import Document, Pipeline
+from sectionrag._rerank import sentence_rerank
 from sectionrag.errors import ConfigError
 from sectionrag.testing import HashEmbedder, InMemoryStore
 
@@ -208,6 +209,9 @@ def test_search_passes_mode_fusion_weights_where_and_k_to_the_store() -> None:
     call = store.calls[-1]
     assert call["fusion"] == "rrf" and call["weights"] == (1, 2) and call["k"] == 1
     assert call["where"] == {"source": "p.md"} and call["mode"] == "hybrid"
+    # re-ranking by sentence windows (opt-in) asks the store for the best 10
+    pipe.search("return", k=1, mode="hybrid", rerank=True)
+    assert store.calls[-1]["k"] == 10
     pipe.search("return", mode="text")
     assert "fusion" not in store.calls[-1] and store.calls[-1]["query_vector"] is None
     with pytest.raises(ConfigError, match="hybrid only"):
@@ -259,6 +263,9 @@ def test_search_fuses_vector_and_text_by_default(tmp_path: Path) -> None:
     default = pipe.search(query, k=3)
     hybrid = store.search(vector, query, k=3, mode="hybrid")
     assert [(h.chunk_id, h.score) for h in default] == [(h.chunk_id, h.score) for h in hybrid]
+    # with rerank=True the best 10 hybrid results are re-ranked by their sentence windows
+    pool = store.search(vector, query, k=10, mode="hybrid")
+    assert pipe.search(query, k=3, rerank=True) == sentence_rerank(pool, vector, pipe.embedder, 3)
     assert [h.chunk_id for h in pipe.search(query, k=3, mode="vector")] == [
         h.chunk_id for h in store.search(vector, k=3)
     ]

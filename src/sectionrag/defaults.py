@@ -15,6 +15,7 @@ __all__ = [
     "DEFAULT_EMBEDDER",
     "DEFAULT_FUSION",
     "DEFAULT_K",
+    "DEFAULT_RERANK",
     "DEFAULT_SEARCH_MODE",
     "DEFAULT_SIMILARITY",
     "DEFAULT_SIZE",
@@ -53,3 +54,7 @@ DEFAULT_FUSION: Final = "linear"
 #: hybrid ``(vector, text)`` weights: (1, 1) beat (1, 0.5) and the others tried for every chunker
 #: on the development half of benchmarks/retrieval_set (docs/search.md)
 DEFAULT_WEIGHTS: Final = (1.0, 1.0)
+#: re-rank the best hybrid results by their best two-sentence window (``sectionrag._rerank``): opt-in.
+#: +0.019 recall@5 on the development half of benchmarks/retrieval_set, but level on the test half and
+#: about 5x the time of a search (an embedding call per query), so it is off (docs/search.md)
+DEFAULT_RERANK: Final = False

@@ -190,6 +190,7 @@ class Document:
         token_count: int,
         metadata: Mapping[str, Any] | None = None,
         context: str = "",
+        title: str = "",
     ) -> Chunk:
         """Build the chunk covering ``text[start:end]`` with path, pages and id filled in."""
         if not 0 <= start < end <= len(self.text):
@@ -214,6 +215,7 @@ class Document:
             source=self.source,
             context=context,
             metadata=own,
+            title=title,
         )
 
 
@@ -261,6 +263,9 @@ class Chunk:
     ``context`` is an optional header (document title, section path) that is
     embedded ahead of the text but never stored as part of it; see
     :attr:`embed_text`. ``token_count`` counts the tokens of ``embed_text``.
+    ``title`` is the document's name as the chunker labelled it (``""`` for
+    none); stores match full-text queries against it along with ``text``
+    (:attr:`search_text`), so a query naming the document finds its chunks.
     """
 
     id: str
@@ -276,11 +281,17 @@ class Chunk:
     source: str = ""
     context: str = ""
     metadata: Mapping[str, Any] = field(default_factory=lambda: _EMPTY)
+    title: str = ""
 
     @property
     def embed_text(self) -> str:
         """The text given to the embedder: ``context`` (if any), a newline, then ``text``."""
         return f"{self.context}\n{self.text}" if self.context else self.text
+
+    @property
+    def search_text(self) -> str:
+        """The text full-text search matches: ``title`` (if any), a newline, then ``text``."""
+        return f"{self.title}\n{self.text}" if self.title else self.text
 
 
 @dataclass(frozen=True, slots=True)

@@ -129,8 +129,10 @@ class BaseChunker:
         raise NotImplementedError
 
 
-def assemble(document: Document, measure: Measure, planned: Sequence[Planned], limit: int) -> list[Chunk]:
-    """Trim, count exactly, enforce the cap and build the chunks."""
+def assemble(
+    document: Document, measure: Measure, planned: Sequence[Planned], limit: int, title: str = ""
+) -> list[Chunk]:
+    """Trim, count exactly, enforce the cap and build the chunks (each with the document's ``title``)."""
     text = document.text
     items: list[Planned] = []
     for a, b, header, n in planned:
@@ -158,7 +160,7 @@ def assemble(document: Document, measure: Measure, planned: Sequence[Planned], l
     chunks = []
     for i, (a, b, h, n) in enumerate(final):
         meta = {"forced_split": True} if (a in forced or b in forced) else None
-        chunks.append(document.make_chunk(i, a, b, token_count=n, context=h, metadata=meta))
+        chunks.append(document.make_chunk(i, a, b, token_count=n, context=h, metadata=meta, title=title))
     return chunks
 
 

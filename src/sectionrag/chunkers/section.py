@@ -17,7 +17,8 @@ Report > Results``; ``document_title=False`` leaves the name out), stored in
 ``Chunk.context`` and counted inside the token budget; the chunk's ``text``
 stays the span itself. The name is the file name, plus the organisation the
 document's opening names on a line of its own (``2023 Q3 AAPL (Apple
-Inc.)``). With ``table_headers=True``, a chunk that starts inside a table's
+Inc.)``); it is also kept in ``Chunk.title``, which the stores' full-text
+search matches along with the chunk's text. With ``table_headers=True``, a chunk that starts inside a table's
 body also carries the table's caption and column headings, so a row of
 figures says which periods its columns are.
 """
@@ -54,7 +55,8 @@ class SectionChunker(BaseChunker):
         document_title: Put the document's name (its source's file name without
             extension, plus the organisation named on a line of its own in its
             opening) ahead of the section path in that header (default True;
-            documents with neither, such as ``<memory>`` text, get none).
+            documents with neither, such as ``<memory>`` text, get none), and
+            in ``Chunk.title`` for full-text search.
         table_headers: In that header, give a chunk that starts inside a table's
             body the table's caption and column-heading rows (default False).
         min_chunks: Below this many chunks from the sections, chunk the whole
@@ -152,7 +154,7 @@ class SectionChunker(BaseChunker):
             whole = self._whole_text(document, measure, limit, carried_whole)
             if len(whole) > len(planned):
                 planned, carried = whole, carried_whole
-        chunks = assemble(document, measure, planned, limit)
+        chunks = assemble(document, measure, planned, limit, self.title_of(document))
         # a chunk that carries its parent headings belongs to the subsection it introduces
         return [replace(c, section_path=carried[c.start]) if c.start in carried else c for c in chunks]
 

@@ -35,6 +35,11 @@ def register(sub: Any, common: argparse.ArgumentParser) -> None:
         "--section", default=None, metavar="TEXT", help="only chunks under a section with this title"
     )
     p.add_argument("--where", default=None, metavar="EXPR", help="raw filter expression (experts)")
+    p.add_argument(
+        "--rerank",
+        action="store_true",
+        help="hybrid: re-rank the best 10 by their best two-sentence window (loads the model; slower)",
+    )
     p.add_argument("--embedder", default=None, help=argparse.SUPPRESS)
     p.add_argument(
         "--backend",
@@ -148,6 +153,7 @@ def _search(
         fusion=args.fusion,
         weights=weights,
         query_vector=vector,
+        rerank=args.rerank,
     )
     results = [dataclasses.replace(r, source=display_source(r.source)) for r in results]
     if args.json:

@@ -18,6 +18,13 @@ Beside ``text`` and the ``metadata`` JSON, a collection keeps:
 Collections created before these columns existed still work: their rows get
 no such values, full-text search reads ``text`` only, and a filter on a list
 field raises :class:`~sectionrag.errors.FilterError`.
+
+Full-text search reads the text through ``fulltext`` (schema version 2): the
+chunk's document title, a newline, then its text (:attr:`Chunk.search_text
+<sectionrag.types.Chunk.search_text>`), so that words naming the document
+(``Apple``, ``Roosevelt``) count in BM25 beside the chunk's own; ``text`` stays
+the span itself. Collections of schema version 1 have no ``fulltext``: they
+open, search and take writes as before, matching ``text`` alone.
 """
 
 from __future__ import annotations
@@ -36,6 +43,7 @@ if TYPE_CHECKING:
 __all__ = [
     "ENRICHMENT_BOOST",
     "ENRICHMENT_COLUMN",
+    "FULLTEXT_COLUMN",
     "check_list_columns",
     "enrichment_fields",
     "enrichment_values",
@@ -45,6 +53,8 @@ __all__ = [
 
 #: the full-text indexed column holding summary, questions and keywords
 ENRICHMENT_COLUMN = "enrichment"
+#: the full-text indexed column holding a chunk's document title and text (schema version 2)
+FULLTEXT_COLUMN = "fulltext"
 #: weight of a match in ``enrichment`` against one in ``text`` (1.0): the chunk's own words
 #: decide the order, words said about it (a paraphrase, a question) still find it
 ENRICHMENT_BOOST = 0.5
@@ -70,12 +80,17 @@ def enrichment_values(chunks: Sequence[Chunk]) -> dict[str, list[Any]]:
 
 
 def fts_columns(schema: pa.Schema) -> list[str]:
-    """Return the columns full-text search reads: ``text``, and ``enrichment`` when the table has it."""
-    return ["text", ENRICHMENT_COLUMN] if ENRICHMENT_COLUMN in schema.names else ["text"]
+    """Return the columns full-text search reads.
+
+    ``fulltext`` (title and text) or, in collections made before it, ``text``;
+    then ``enrichment`` when the table has it.
+    """
+    first = FULLTEXT_COLUMN if FULLTEXT_COLUMN in schema.names else "text"
+    return [first, ENRICHMENT_COLUMN] if ENRICHMENT_COLUMN in schema.names else [first]
 
 
 def fts_boosts(columns: Sequence[str]) -> list[float]:
-    """Return the weight of each full-text column (``text`` 1.0, ``enrichment`` :data:`ENRICHMENT_BOOST`)."""
+    """Return the weight of each full-text column (the text 1.0, ``enrichment`` :data:`ENRICHMENT_BOOST`)."""
     return [ENRICHMENT_BOOST if c == ENRICHMENT_COLUMN else 1.0 for c in columns]
 
 

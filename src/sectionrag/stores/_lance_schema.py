@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING, Any
 
 from sectionrag.errors import MissingDependencyError
 from sectionrag.stores._common import load_metadata
-from sectionrag.stores._lance_enrich import enrichment_fields
+from sectionrag.stores._lance_enrich import FULLTEXT_COLUMN, enrichment_fields
 from sectionrag.stores._lazy_import import (
     DEFERRED_PACKAGES,
     defer_package_body,
@@ -36,7 +36,9 @@ __all__ = [
     "row_result",
 ]
 
-SCHEMA_VERSION = "1"
+#: 2: the ``fulltext`` column (document title + text) is what full-text search reads;
+#: collections of version 1 lack it and match ``text`` alone
+SCHEMA_VERSION = "2"
 META_EMBEDDER = b"sectionrag.embedder"
 META_DIMENSION = b"sectionrag.dimension"
 META_SCHEMA = b"sectionrag.schema"
@@ -97,6 +99,7 @@ def chunk_schema(embedder: str, dimension: int) -> pa.Schema:
             pa.field("page_start", pa.int64(), nullable=True),
             pa.field("page_end", pa.int64(), nullable=True),
             pa.field("metadata", pa.string(), nullable=False),
+            pa.field(FULLTEXT_COLUMN, pa.string(), nullable=False),
             *enrichment_fields(),
             pa.field("vector", pa.list_(pa.float32(), dimension), nullable=False),
         ],

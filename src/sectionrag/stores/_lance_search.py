@@ -109,7 +109,7 @@ class IndexState:
         rows: Rows in the collection.
         vector_index: The ANN index type (``"IvfSq"``, ``"IvfPq"`` ...), ``None`` without one.
         vector_unindexed: Rows the ANN index lacks (searched by brute force).
-        fts: Whether ``text`` has its full-text index.
+        fts: Whether the text (``fulltext``, or ``text`` in collections before it) has its full-text index.
         fts_unindexed: Rows a full-text index lacks (most of any of them).
     """
 
@@ -135,7 +135,7 @@ def index_state(table: Any) -> IndexState:
             vector, vector_unindexed = str(idx.index_type), unindexed
         elif idx.index_type == "FTS":
             fts_unindexed = max(fts_unindexed, unindexed)
-            fts = fts or columns == ["text"]
+            fts = fts or columns in (["text"], ["fulltext"])
     return IndexState(rows, vector, vector_unindexed, fts, fts_unindexed)
 
 

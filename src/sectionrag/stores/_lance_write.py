@@ -22,7 +22,7 @@ from typing import TYPE_CHECKING, Any
 from sectionrag.protocols import SourceRecord
 from sectionrag.stores._common import dump_metadata
 from sectionrag.stores._filters import sql_string
-from sectionrag.stores._lance_enrich import enrichment_values
+from sectionrag.stores._lance_enrich import FULLTEXT_COLUMN, enrichment_values
 from sectionrag.types import Chunk
 
 if TYPE_CHECKING:
@@ -146,6 +146,7 @@ def chunk_rows(chunks: Sequence[Chunk], arr: npt.NDArray[np.float32], schema: pa
             "page_start": [c.page_start for c in chunks],
             "page_end": [c.page_end for c in chunks],
             "metadata": [dump_metadata(c.metadata) for c in chunks],
+            FULLTEXT_COLUMN: [c.search_text for c in chunks],  # ignored by schema 1 collections
             **enrichment_values(chunks),  # ignored by collections made before these columns
             "vector": vectors_column(arr, dimension),
         },

@@ -10,11 +10,12 @@ pickled into error messages or written into the collection.
 Schema (explicit, pyarrow): ``id``, ``doc_id``, ``source``, ``index``,
 ``text``, ``context``, ``start``, ``end``, ``token_count``, ``section_path``
 (list<string>), ``page_start``/``page_end`` (nullable int64), ``metadata``
-(JSON string), the enrichment columns (``enrichment``: summary, questions and
-keywords as text, full-text indexed; list columns ``dates``, ``years``,
-``fiscal_periods``, ``amounts``, ``percentages``, ``entities``, ``keywords``,
-``categories`` for filters; see :mod:`sectionrag.stores._lance_enrich`) and
-``vector`` (fixed_size_list<float32>[dimension]).
+(JSON string), ``fulltext`` (the chunk's document title, a newline and its
+text: what full-text search reads; schema version 2), the enrichment columns
+(``enrichment``: summary, questions and keywords as text, full-text
+indexed; list columns ``dates``, ``years``, ``fiscal_periods``, ``amounts``,
+``percentages``, ``entities``, ``keywords``, ``categories`` for filters;
+see :mod:`sectionrag.stores._lance_enrich`) and ``vector`` (fixed_size_list<float32>[dimension]).
 
 The embedder's name and dimension are recorded in the table's schema
 metadata (see :mod:`sectionrag.stores._lance_schema`), so a collection is
@@ -25,10 +26,12 @@ Scores, by mode (higher is better):
 - ``vector``: cosine similarity, ``1 - cosine distance``, in ``[-1, 1]``.
   Exact (brute force) below :attr:`AnnConfig.threshold` rows, approximate
   through an ANN index above it (``exact=True`` bypasses the index).
-- ``text``: BM25 from LanceDB's native full-text indexes on ``text`` and
-  ``enrichment``, the better of ``bm25(text)`` and ``0.5 * bm25(enrichment)``
-  (English stemming, stop words, ASCII folding); only chunks sharing a term
-  are returned. The query is matched as plain words (never parsed as query
+- ``text``: BM25 from LanceDB's native full-text indexes on ``fulltext``
+  and ``enrichment``, the better of ``bm25(fulltext)`` and ``0.5 *
+  bm25(enrichment)`` (English stemming, stop words, ASCII folding); only
+  chunks sharing a term are returned. Collections made before ``fulltext``
+  (schema version 1) match ``text`` instead: they open and search as they
+  always did, without the document titles. The query is matched as plain words (never parsed as query
   syntax). Rows written after the index was built are searched too.
 - ``hybrid``: the vector and text rankings (each cut to ``max(k, 50)``)
   fused with weights ``(w_vector, w_text)``, ``(1, 1)`` by default.

@@ -5,7 +5,8 @@ Scores, by mode:
 - ``vector``: cosine similarity of the query vector and the chunk vector
   (both normalised here), in ``[-1, 1]``.
 - ``text``: Okapi BM25 (``k1=1.5``, ``b=0.75``) of the query's words over
-  chunk text plus its enrichment text (summary, questions, keywords; see
+  the chunk's document title and text (:attr:`~sectionrag.types.Chunk.search_text`)
+  plus its enrichment text (summary, questions, keywords; see
   :func:`~sectionrag.enrichment_fields.enrichment_text`), lower-cased ``\w+``
   tokens, no stemming; only chunks sharing a word with the query are returned.
 - ``hybrid``: the vector and text rankings (each cut to ``max(k, 50)``)
@@ -360,7 +361,7 @@ def _rows(chunks: Sequence[Chunk], arr: npt.NDArray[np.float32]) -> dict[str, _R
     out: dict[str, _Row] = {}
     for chunk, vec in zip(chunks, unit, strict=True):
         extra = enrichment_text(chunk.metadata)
-        words = _words(f"{chunk.text}\n{extra}" if extra else chunk.text)
+        words = _words(f"{chunk.search_text}\n{extra}" if extra else chunk.search_text)
         out[chunk.id] = _Row(chunk, vec.copy(), Counter(words), len(words))
     return out
 
