@@ -77,7 +77,9 @@ def test_search_remembers_embedder_and_returns_design_fields(
 
 
 @pytest.mark.model
-def test_search_rerank_reorders_by_sentence_windows(indexed_db: Path, capsys: pytest.CaptureFixture[str]) -> None:
+def test_search_rerank_reorders_by_sentence_windows(
+    indexed_db: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     from sectionrag import Pipeline
 
     query = "Can I return a product?"
