@@ -102,12 +102,14 @@ def code_heading_styles(pages: list[list[PdfLine]], body: float) -> set[Style]:
     ``emitter.on(eventName, listener)``, in a bold typewriter face smaller than
     the body, while listings use the regular weight. A bold typewriter face
     counts when at least three of its lines, and three quarters of them, stand
-    alone: alone in their row, short, and followed by upright text of the body's size.
+    alone: alone in their row, short, and followed by upright text of the body's size
+    that starts where they start (not indented under them, as a definition's text is).
     """
     alone: Counter[Style] = Counter()
     total: Counter[Style] = Counter()
     for lines in pages:
         pieces = Counter(ln.row for ln in lines)
+        # (text indented under the line makes it a definition list's term: "--enable-cups-ppds")
         for i, ln in enumerate(lines):
             if not ln.bold or ln.role != "body" or not CODE_FONT.search(ln.font):
                 continue
@@ -121,6 +123,7 @@ def code_heading_styles(pages: list[list[PdfLine]], body: float) -> set[Style]:
                 and nxt.size / body >= 0.915
                 and not nxt.bold
                 and not CODE_FONT.search(nxt.font)
+                and nxt.x0 < ln.x0 + 0.5 * body
             )
             if heads_text and pieces[ln.row] == 1 and 0 < len(ln.text.split()) <= 8:
                 alone[key] += 1

@@ -155,7 +155,8 @@ def find_headings(pages: list[list[PdfLine]], body: float) -> list[Candidate]:
                 gaps.append(b.top - a.top)
     pitch = statistics.median(gaps) if gaps else body * 1.2
     light = light_heading_styles(pages, body)
-    small = small_heading_styles(pages, body) | code_heading_styles(pages, body)
+    code_heads = code_heading_styles(pages, body)
+    small = small_heading_styles(pages, body) | code_heads
     code_scale = _code_scale(pages, body)
     terms = term_styles(pages, body)
     out: list[Candidate] = []
@@ -293,7 +294,7 @@ def find_headings(pages: list[list[PdfLine]], body: float) -> list[Candidate]:
                 number is not None or bool(word_label) or _is_label_only(group[0].text)
             )
             size = group[-1].size if labelled else max(g.size for g in group)
-            if CODE_FONT.search(group[-1].font):
+            if style_of(group[-1]) in code_heads:
                 size /= code_scale  # a heading of code ranks as the text face its code stands in for
             out.append(
                 Candidate(
@@ -490,7 +491,7 @@ def _is_heading_line(
     # (a heading in a typewriter heading face is an identifier, "event.bubbles", not a sentence)
     if (
         check
-        and not CODE_FONT.search(ln.font)
+        and not (small_heading and CODE_FONT.search(ln.font))
         and looks_like_sentence(check, max_words=18, allow_lower=numbered)
         and not (check.endswith(".") and len(check.split()) <= (6 if numbered else 4))
     ):
