@@ -66,6 +66,8 @@ VALIDATION = frozenset(
 # before (asciidoctor-pdf, Typst through Pandoc, a Sphinx reference of five levels, a long LaTeX
 # manual with HeVeA-style openings, a Texinfo internals manual, two LibreOffice font guides),
 # measured once with the fourth-round code before any change and once after, never examined.
+# Its seventh file, nodejs-events-typst.pdf (Typst through Pandoc), failed with every title printed;
+# it was examined in round six and is development data since.
 # Round four's fresh set (why3-manual, live-manual, freefem-manual, automultiplechoice-latex,
 # amc-user-manual, nettle-manual-weasyprint, ninja-manual-weasyprint) was examined in round five
 # and is development data since, like round three's (r-data-import-export, nut-user-manual,
@@ -79,7 +81,6 @@ FRESH = frozenset(
         "shimenkan-using-the-fonts-libreoffice.pdf",
         "tagmukay-features-libreoffice.pdf",
         "git-user-manual-asciidoctor.pdf",
-        "nodejs-events-typst.pdf",
     }
 )
 

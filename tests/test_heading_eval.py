@@ -42,6 +42,9 @@ def test_two_top_entries_or_a_later_top_entry_keep_their_levels():
 
 def test_sets_are_apart():
     assert heading_eval.set_of("git-user-manual-asciidoctor.pdf") == "fresh validation"
+    assert (
+        heading_eval.set_of("nodejs-events-typst.pdf") == "development"
+    )  # fresh in round five, examined since
     assert heading_eval.set_of("why3-manual.pdf") == "development"  # fresh in round four, examined since
     assert heading_eval.set_of("gnuplot-manual.pdf") == "development"  # fresh in round three, examined since
     assert heading_eval.set_of("aprx-manual.pdf") == "validation"

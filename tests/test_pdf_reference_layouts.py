@@ -169,3 +169,72 @@ def test_headings_that_differ_by_a_letter_are_not_one_recurring_label(tmp_path: 
         f.heading(name, 10).para(3)
     doc = parse(f.write(tmp_path / "hooks.pdf"))
     assert [t for t in titles(doc) if t.endswith("hook")] == hooks
+
+
+def _api_reference(tmp_path: Path) -> Path:
+    """An API reference set like Pandoc through Typst: code at 0.8 of the text, also in headings.
+
+    11 pt serif text, listings in a regular typewriter face at 8.8 pt that outweigh the prose,
+    section headings whose code part is set in a bold typewriter face at 0.8 of the heading
+    ("Class: " in 13.2 pt bold, "EventEmitter" in 10.56 pt bold code), and member headings made
+    only of code (8.8 pt bold code, the 11 pt bold level's code).
+    """
+    f = Flow()
+    f.heading("Events", 15.4, before=0, family="Times")
+
+    def prose(n: int) -> None:
+        for k in range(n):
+            f.line(f"The emitter calls every listener of the event in turn, line {k} of the text,", size=11,
+                   family="Times", after=14.4)  # fmt: skip
+        f.gap(6)
+
+    def listing(n: int) -> None:
+        for k in range(n):
+            f.line(f"const emitter{k} = new EventEmitter(); emitter{k}.on('event', handler{k});", size=8.8,
+                   family="Courier", after=12.4)  # fmt: skip
+        f.gap(6)
+
+    def code_heading(label: str, code: str, size: float) -> None:
+        f._room(size + 60)
+        f.y -= 14
+        f.lines.append(Line(label, y=f.y, size=size, bold=True, family="Times"))
+        f.lines.append(
+            Line(code, x=72 + 0.52 * size * len(label), y=f.y, size=0.8 * size, bold=True, family="Courier")
+        )
+        f.y -= size + 8
+
+    prose(3)
+    listing(8)
+    f.heading("Passing arguments to listeners", 13.2, family="Times")
+    prose(3)
+    listing(10)
+    code_heading("Class: ", "EventEmitter", 13.2)
+    prose(2)
+    members = ["emitter.on(eventName, listener)", "emitter.once(eventName, listener)"]
+    for member in [*members, "emitter.eventNames()", "emitter.off(eventName, listener)"]:
+        f.heading(member, 8.8, family="Courier")
+        prose(2)
+        listing(6)
+    code_heading("Class: ", "EventTarget", 13.2)
+    prose(3)
+    return f.write(tmp_path / "typst-api.pdf")
+
+
+def test_code_set_smaller_in_headings_of_an_api_reference(tmp_path: Path):
+    doc = parse(_api_reference(tmp_path))
+    # the prose sets the body's size although the listings hold more characters: paragraphs are
+    # no headings; a heading whose name is code keeps its text face, one made of code is found
+    assert titles(doc) == [
+        "Events",
+        "Passing arguments to listeners",
+        "Class: EventEmitter",
+        "emitter.on(eventName, listener)",
+        "emitter.once(eventName, listener)",
+        "emitter.eventNames()",
+        "emitter.off(eventName, listener)",
+        "Class: EventTarget",
+    ]
+    levels = {title: level for level, title in tree(doc)}
+    assert levels["Class: EventEmitter"] == levels["Passing arguments to listeners"]
+    assert levels["emitter.on(eventName, listener)"] == levels["Class: EventEmitter"] + 1
+    assert levels["Class: EventTarget"] == levels["Class: EventEmitter"]

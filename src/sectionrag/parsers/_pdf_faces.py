@@ -14,7 +14,7 @@ import re
 from collections import Counter
 
 from sectionrag.parsers._pdf_layout import right_column_start
-from sectionrag.parsers._pdfium import PdfLine
+from sectionrag.parsers._pdfium import CODE_FONT, PdfLine
 
 __all__ = [
     "Style",
@@ -90,6 +90,42 @@ def small_heading_styles(pages: list[list[PdfLine]], body: float) -> set[Style]:
                 and ln.text[-1:] not in ".,;:"
                 and (ln.text[:1].isupper() or ln.text[:1].isdigit() or _caseless(ln.text[:1]))
             ):
+                alone[key] += 1
+    return {key for key, n in alone.items() if n >= 3 and n >= 0.75 * total[key]}
+
+
+def code_heading_styles(pages: list[list[PdfLine]], body: float) -> set[Style]:
+    """Bold typewriter faces that only ever head text: an API reference's member headings.
+
+    Pandoc through Typst (and other producers that set inline code at 0.8 of
+    the text around it) prints a heading made only of code, such as
+    ``emitter.on(eventName, listener)``, in a bold typewriter face smaller than
+    the body, while listings use the regular weight. A bold typewriter face
+    counts when at least three of its lines, and three quarters of them, stand
+    alone: alone in their row, short, and followed by upright text of the body's size
+    that starts where they start (not indented under them, as a definition's text is).
+    """
+    alone: Counter[Style] = Counter()
+    total: Counter[Style] = Counter()
+    for lines in pages:
+        pieces = Counter(ln.row for ln in lines)
+        # (text indented under the line makes it a definition list's term: "--enable-cups-ppds")
+        for i, ln in enumerate(lines):
+            if not ln.bold or ln.role != "body" or not CODE_FONT.search(ln.font):
+                continue
+            if not 0.75 <= ln.size / body < 1.3:
+                continue
+            key = style_of(ln)
+            total[key] += 1
+            nxt = lines[i + 1] if i + 1 < len(lines) else None
+            heads_text = (
+                nxt is not None
+                and nxt.size / body >= 0.915
+                and not nxt.bold
+                and not CODE_FONT.search(nxt.font)
+                and nxt.x0 < ln.x0 + 0.5 * body
+            )
+            if heads_text and pieces[ln.row] == 1 and 0 < len(ln.text.split()) <= 8:
                 alone[key] += 1
     return {key for key, n in alone.items() if n >= 3 and n >= 0.75 * total[key]}
 

@@ -16,6 +16,7 @@ from dataclasses import dataclass
 
 from sectionrag.parsers._pdf_faces import (
     Style,
+    code_heading_styles,
     hangs,
     light_heading_styles,
     rising,
@@ -23,7 +24,7 @@ from sectionrag.parsers._pdf_faces import (
     style_of,
     term_styles,
 )
-from sectionrag.parsers._pdfium import PdfLine
+from sectionrag.parsers._pdfium import CODE_FONT, PdfLine
 from sectionrag.parsers._sections import normalize_title
 from sectionrag.parsers.headings import (
     ADMONITIONS,
@@ -154,7 +155,9 @@ def find_headings(pages: list[list[PdfLine]], body: float) -> list[Candidate]:
                 gaps.append(b.top - a.top)
     pitch = statistics.median(gaps) if gaps else body * 1.2
     light = light_heading_styles(pages, body)
-    small = small_heading_styles(pages, body)
+    code_heads = code_heading_styles(pages, body)
+    small = small_heading_styles(pages, body) | code_heads
+    code_scale = _code_scale(pages, body)
     terms = term_styles(pages, body)
     out: list[Candidate] = []
     for page_index, lines in enumerate(pages):
@@ -291,6 +294,8 @@ def find_headings(pages: list[list[PdfLine]], body: float) -> list[Candidate]:
                 number is not None or bool(word_label) or _is_label_only(group[0].text)
             )
             size = group[-1].size if labelled else max(g.size for g in group)
+            if style_of(group[-1]) in code_heads:
+                size /= code_scale  # a heading of code ranks as the text face its code stands in for
             out.append(
                 Candidate(
                     group,
@@ -325,6 +330,18 @@ _DATE = re.compile(
 
 _PRIVATE_USE = re.compile("[\ue000-\uf8ff]")
 _NON_WORD = re.compile(r"[^\w\s]")  # no letter, digit, underscore or space: where symbols are
+
+
+def _code_scale(pages: list[list[PdfLine]], body: float) -> float:
+    """How much smaller than the text the document sets its code: listings' size over the body's.
+
+    Producers that scale code (Typst's 0.8 em) scale it in headings too; a heading made of
+    code is ranked at its size over this scale. At most 1, and 1 without listings.
+    """
+    sizes = Counter(ln.size for lines in pages for ln in lines if not ln.bold and CODE_FONT.search(ln.font))
+    if not sizes or not body:
+        return 1.0
+    return min(1.0, max(0.6, sizes.most_common(1)[0][0] / body))
 
 
 def _is_mathy(text: str, share: float = 0.5) -> bool:
@@ -381,7 +398,6 @@ def _ends_with_page_ref(text: str) -> bool:
 
 _SECTION_NUMBER = re.compile(r"^(?:\d+|[A-Za-z])(?:\.\d+)+\.?\s+\S|^\d+\.?\s+\S")
 _SMALL_CAPS_FONT = re.compile(r"[-_+,]sc(?:\d|[-_]|$)|smallcap|smcp|cmcsc|romancaps", re.I)
-_CODE_FONT = re.compile(r"courier|mono|consol|typewriter|code|cmtt|lmtt|menlo|inconsolata", re.I)
 _BULLETS = "\u2022\u25e6\u25aa\u25ab\u25a0\u25a1\u25cf\u25cb\u2023\u2043\u2219\u2666\u27a2\uf0b7\uf0a7"
 _LETTERED = re.compile(r"^(?:Appendix\s+)?[A-Z](?:[.:]|\s+[A-Z])", re.I)
 _CITATION = re.compile(r"^\[\d{1,3}\]\s")
@@ -409,7 +425,8 @@ def _is_heading_line(
     text = ln.text.upper() if small_caps else ln.text
     if ln.role != "body" or len(text) > 150:
         return False
-    if _CODE_FONT.search(ln.font) and ln.size < 1.3 * body:
+    small_heading = small is not None and style_of(ln) in small
+    if CODE_FONT.search(ln.font) and ln.size < 1.3 * body and not small_heading:
         return False  # a line of code in a typewriter face (".PDF_LINK intro", "-Tpdf/-mom")
     if (
         text.strip().rstrip(".:").lower() in ("appendix", "appendices")
@@ -471,8 +488,10 @@ def _is_heading_line(
         check = rest.rstrip("?!")
     else:
         check = rest
+    # (a heading in a typewriter heading face is an identifier, "event.bubbles", not a sentence)
     if (
         check
+        and not (small_heading and CODE_FONT.search(ln.font))
         and looks_like_sentence(check, max_words=18, allow_lower=numbered)
         and not (check.endswith(".") and len(check.split()) <= (6 if numbered else 4))
     ):
@@ -495,9 +514,9 @@ def _is_heading_line(
         return not (
             nxt is not None and abs(nxt.size - ln.size) < 0.3 and not nxt.bold and gap_below < line_gap
         )
-    small_heading = small is not None and style_of(ln) in small
     caps = style is not None and style.kind == "caps"
-    if ratio < 0.92 and not (ln.bold and ratio >= 0.8 and (numbered or small_heading or caps)):
+    # (a small heading face is at least 0.75 of the body by its definition)
+    if ratio < 0.92 and not (ln.bold and (small_heading or (ratio >= 0.8 and (numbered or caps)))):
         return False
     if ln.bold:
         bold_paragraph = (

@@ -12,7 +12,7 @@ from __future__ import annotations
 import re
 from collections import Counter
 
-from sectionrag.parsers._pdfium import PdfLine
+from sectionrag.parsers._pdfium import CODE_FONT, PdfLine
 from sectionrag.types import PageSpan
 
 __all__ = [
@@ -171,11 +171,19 @@ def _rows_in_order(lines: list[PdfLine]) -> list[PdfLine]:
 
 
 def body_size(pages: list[list[PdfLine]]) -> float:
-    """Return the body text's font size (the size most characters use)."""
+    """Return the body text's font size (the size most characters use).
+
+    Lines in a typewriter face (code listings) count only when the text's own
+    faces hold under a quarter of the characters: a reference whose listings
+    outweigh its prose (9 pt code beside 11 pt text) keeps the prose's size.
+    """
     sizes: Counter[float] = Counter()
+    code: Counter[float] = Counter()
     for lines in pages:
         for ln in lines:
-            sizes[round(ln.size * 2) / 2] += len(ln.text)
+            (code if CODE_FONT.search(ln.font) else sizes)[round(ln.size * 2) / 2] += len(ln.text)
+    if sum(sizes.values()) < 0.25 * (sum(sizes.values()) + sum(code.values())):
+        sizes += code
     if not sizes:
         return 10.0
     return sizes.most_common(1)[0][0]

@@ -21,6 +21,8 @@ __all__ = ["PdfLine", "extract_page_lines"]
 # pdfium marks a hyphen at the end of a line with U+FFFE and may run the next text object
 # (a page number, the next line) on without a break: end the line after the marker
 _LINE_BREAK = re.compile(r"\r\n|\r|\n|(?<=\ufffe)(?=.)")
+# a typewriter (code) face: listings and inline code, set apart from the text's own faces
+CODE_FONT = re.compile(r"courier|mono|consol|typewriter|code|cmtt|lmtt|menlo|inconsolata", re.I)
 _BOLD_NAME = re.compile(r"bold|black|heavy|semibold|demi|bx\d|bx$|cmbx|cmb\d|-b\b|,b\b|medi", re.IGNORECASE)
 _ITALIC_NAME = re.compile(r"italic|oblique|\bti\b|cmti|cmsl|-i\b|,i\b|slant", re.IGNORECASE)
 
@@ -256,11 +258,20 @@ def extract_page_lines(page: Any, page_index: int, *, gap_em: float = 1.6) -> li
                         font_last, bold_last, italic_last = tail
                         if font_mid == font_last:
                             font = font_mid  # a line number or a bullet in another face leads the line
-                        sizes = sorted((psize, raw.FPDFText_GetFontSize(tp, im) * scale or psize, size_last))
+                        psize0 = psize
+                        size_mid = raw.FPDFText_GetFontSize(tp, im) * scale or psize
+                        sizes = sorted((psize, size_mid, size_last))
                         # faked small capitals ("S" then "TOCK" a size smaller) keep the capitals' size
                         psize = sizes[2] if capitals else sizes[1]
                         bold = bold + bold_mid + bold_last >= 2
                         italic = italic + italic_mid + italic_last >= 2
+                        # code set smaller inside text ("Class: EventEmitter", its name in a typewriter
+                        # face at 0.8 of the heading's size) takes the size and face of the text
+                        samples = [(head[0], psize0), (font_mid, size_mid), (font_last, size_last)]
+                        text_samples = [(f, z) for f, z in samples if not CODE_FONT.search(f)]
+                        code_sizes = [z for f, z in samples if CODE_FONT.search(f)]
+                        if text_samples and code_sizes and min(z for _, z in text_samples) > max(code_sizes):
+                            font, psize = max(text_samples, key=lambda s: s[1])
                 lines.append(
                     PdfLine(
                         text=stripped,
