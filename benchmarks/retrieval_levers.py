@@ -183,38 +183,32 @@ def rankings(
         )
         for column in ("text", "label", "path", "header"):
             fields.create_index(column, config=FTS(), replace=True)
+
+        def fts_hits(table: Any, query: Any) -> list[Any]:
+            """The best ``POOL`` chunks of a full-text ``query`` on ``table``, best first."""
+            rows = (
+                table.search(query, query_type="fts")
+                .select(["i", "_score"])
+                .limit(POOL)
+                .to_arrow()
+                .to_pylist()
+            )
+            return [hit(chunks[r["i"]], r["_score"]) for r in sorted(rows, key=lambda r: -r["_score"])]
+
         for item, qv in zip(items, qvecs, strict=True):
             q = item.query.query
             vec = store.search(query_vector=qv, k=POOL, mode="vector")
             text = store.search(query_text=q, k=POOL, mode="text")
             other = {}
             for key, table in tables.items():
-                rows = (
-                    table.search(lance_query.MatchQuery(q, "ft"), query_type="fts")
-                    .select(["i", "_score"])
-                    .limit(POOL)
-                    .to_arrow()
-                    .to_pylist()
-                )
-                other[key] = [
-                    hit(chunks[r["i"]], r["_score"]) for r in sorted(rows, key=lambda r: -r["_score"])
-                ]
+                other[key] = fts_hits(table, lance_query.MatchQuery(q, "ft"))
             for key, boosts in FIELD_SETS.items():
                 clauses = [(lance_query.Occur.SHOULD, lance_query.MatchQuery(q, "text"))]
                 clauses += [
                     (lance_query.Occur.SHOULD, lance_query.MatchQuery(q, col, boost=w))
                     for col, w in boosts.items()
                 ]
-                rows = (
-                    fields.search(lance_query.BooleanQuery(clauses), query_type="fts")
-                    .select(["i", "_score"])
-                    .limit(POOL)
-                    .to_arrow()
-                    .to_pylist()
-                )
-                other[key] = [
-                    hit(chunks[r["i"]], r["_score"]) for r in sorted(rows, key=lambda r: -r["_score"])
-                ]
+                other[key] = fts_hits(fields, lance_query.BooleanQuery(clauses))
             out.append(
                 (
                     [hit(by_id[h.chunk_id], h.score) for h in vec],

@@ -17,12 +17,24 @@ if not os.environ.get("SECTIONRAG_CACHE_DIR"):
     atexit.register(shutil.rmtree, _EXPORTS, ignore_errors=True)
 
 from collections.abc import Iterator
+from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 import pytest
 
 if TYPE_CHECKING:
     from sectionrag.embedders import SentenceTransformerEmbedder
+
+
+EXAMPLES = Path(__file__).resolve().parent.parent / "examples" / "data"
+
+
+@pytest.fixture
+def docs(tmp_path: Path) -> Path:
+    """A copy of the bundled example documents (``examples/data``), free to modify."""
+    out = tmp_path / "docs"
+    shutil.copytree(EXAMPLES, out)
+    return out
 
 
 @pytest.fixture(scope="session")

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import json
 import os
-import shutil
 import subprocess
 import sys
 import threading
@@ -23,7 +22,6 @@ from sectionrag.stores._lock import file_lock
 from sectionrag.testing import HashEmbedder
 
 ROOT = Path(__file__).resolve().parent.parent
-EXAMPLES = ROOT / "examples" / "data"
 QUERY = "Can I return a product?"
 #: the index command of these tests (paragraph chunks: no chunking model to prepare)
 INDEX = ["index", "--embedder", "hash-48", "--strategy", "paragraph"]
@@ -39,13 +37,6 @@ class ThreadNotingEmbedder(HashEmbedder):
     def embed_query(self, text: str) -> Any:
         self.query_threads.append(threading.current_thread().name)
         return super().embed_query(text)
-
-
-@pytest.fixture
-def docs(tmp_path: Path) -> Path:
-    out = tmp_path / "docs"
-    shutil.copytree(EXAMPLES, out)
-    return out
 
 
 @pytest.fixture

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import json
-import shutil
 import sys
 from pathlib import Path
 from typing import Any
@@ -24,16 +23,7 @@ from sectionrag.pipeline import Pipeline
 from sectionrag.stores import LanceDBStore
 from sectionrag.testing import FakeLLM, HashEmbedder
 
-ROOT = Path(__file__).resolve().parent.parent
-EXAMPLES = ROOT / "examples" / "data"
 QUERY = "Can I return a product?"
-
-
-@pytest.fixture
-def docs(tmp_path: Path) -> Path:
-    out = tmp_path / "docs"
-    shutil.copytree(EXAMPLES, out)
-    return out
 
 
 @pytest.fixture

@@ -53,7 +53,7 @@ import importlib.util
 import sys
 import threading
 import types
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from typing import Any
 
 from sectionrag._hidden_imports import modules_hidden
@@ -105,14 +105,40 @@ def defer_package_body(name: str) -> bool:
     loader = getattr(spec, "loader", None) if spec is not None else None
     if spec is None or loader is None or not spec.submodule_search_locations or spec.origin is None:
         return False
+    _install_deferred(name, spec)
+    return True
+
+
+#: what an ``answer`` of :func:`_install_deferred` returns for a name it leaves to the real body
+_NO_ANSWER = object()
+
+
+def _install_deferred(
+    name: str, spec: Any, answer: Callable[[str], Any] | None = None
+) -> Callable[[], types.ModuleType]:
+    """Put package ``name`` in ``sys.modules`` with its body not yet run; return the function that runs it.
+
+    The body runs (once, under a lock) on the first name looked up on the
+    package, unless ``answer(attr)`` gives that name's value first (anything
+    but :data:`_NO_ANSWER`; asked only while the body has not run).
+    """
+    loader = spec.loader
     module = importlib.util.module_from_spec(spec)
     lock = threading.RLock()
 
-    def __getattr__(attr: str) -> Any:
+    def load() -> types.ModuleType:
         with lock:
             if module.__dict__.get("__getattr__") is hook:
                 del module.__dict__["__getattr__"]
                 loader.exec_module(module)
+        return module
+
+    def __getattr__(attr: str) -> Any:
+        if answer is not None and module.__dict__.get("__getattr__") is hook:
+            value = answer(attr)
+            if value is not _NO_ANSWER:
+                return value
+        load()
         try:
             return module.__dict__[attr]
         except KeyError:
@@ -124,7 +150,7 @@ def defer_package_body(name: str) -> bool:
     parent, _, child = name.rpartition(".")
     if parent in sys.modules:  # as the import system binds a submodule it loads
         setattr(sys.modules[parent], child, module)
-    return True
+    return load
 
 
 def _marker_overrides() -> types.ModuleType:
@@ -294,41 +320,26 @@ def namespace_models_deferred(
         yield False
         return
     defer_package_body(models)  # its submodules import one by one; its body runs on the first name
-    module = importlib.util.module_from_spec(spec)
-    loader = spec.loader
-    lock = threading.RLock()
     active = [True]
+    answers: dict[str, Any] = {}
 
-    def load() -> types.ModuleType:
-        with lock:
-            if module.__dict__.get("__getattr__") is hook:
-                del module.__dict__["__getattr__"]
-                loader.exec_module(module)
-        return module
+    def answer(attr: str) -> Any:
+        if not active[0]:
+            return _NO_ANSWER
+        if attr in wanted:  # a model class: the real one, from its own submodule
+            return getattr(importlib.import_module(where[attr]), attr)
+        return answers.get(attr, _NO_ANSWER)
+
+    load = _install_deferred(package, spec, answer)
 
     def connect(*args: Any, **kwargs: Any) -> Any:
         """Call the package's own ``connect`` (its body runs first)."""
         return load().connect(*args, **kwargs)
 
-    answers: dict[str, Any] = {"connect": connect} if "connect" in stand_ins else {}
+    if "connect" in stand_ins:
+        answers["connect"] = connect
     for name in stand_ins:
         answers.setdefault(name, _stand_in_class(name, load))
-
-    def __getattr__(attr: str) -> Any:
-        if active[0] and module.__dict__.get("__getattr__") is hook:
-            if attr in wanted:  # a model class: the real one, from its own submodule
-                return getattr(importlib.import_module(where[attr]), attr)
-            if attr in answers:
-                return answers[attr]
-        load()
-        try:
-            return module.__dict__[attr]
-        except KeyError:
-            raise AttributeError(f"module {package!r} has no attribute {attr!r}") from None
-
-    hook = __getattr__
-    module.__dict__["__getattr__"] = hook
-    sys.modules[package] = module
     try:
         yield True
     finally:
