@@ -150,6 +150,54 @@ def _hash_embedder_name(clean_registry: None) -> None:
     sectionrag.register("embedder", "tests-hash", HashEmbedder, params={"name": "tests-hash"})
 
 
+def test_secrets_from_the_environment_never_reach_the_command_line(
+    tmp_path: Path, s3_server: Any, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """``--storage-option-env KEY=VAR`` reads the value from VAR, so it is not in the process list."""
+    from sectionrag.cli import main
+
+    bucket = s3_server.bucket()
+    docs = _folder(tmp_path / "docs")
+    plain = {k: v for k, v in s3_server.options.items() if k != "aws_secret_access_key"}
+    assert len(plain) < len(s3_server.options)  # the secret is the one option left to the environment
+    monkeypatch.setenv("SRAG_TEST_S3_SECRET", SECRET)
+    args = [
+        "--db",
+        f"s3://{bucket}/db",
+        *[f"--storage-option={k}={v}" for k, v in plain.items()],
+        "--storage-option-env",
+        "aws_secret_access_key=SRAG_TEST_S3_SECRET",
+    ]
+    assert SECRET not in " ".join(args)
+    assert main(["index", str(docs), *args, "--embedder", "tests-hash", "--json"]) == 0
+    assert main(["search", "widgets", *args, "--json", "--mode", "text"]) == 0
+    out = capsys.readouterr()
+    assert "beta.md" in out.out
+    assert SECRET not in out.out + out.err
+    # the value the store is given is the environment's (moto accepts any secret, so check the mapping)
+    from sectionrag.cli import build_parser
+    from sectionrag.cli._common import storage_options
+
+    parsed = build_parser().parse_args(["search", "widgets", *args])
+    assert storage_options(parsed) == {**plain, "aws_secret_access_key": SECRET}
+
+
+def test_storage_option_env_names_a_missing_variable(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from sectionrag.cli import main
+
+    monkeypatch.delenv("SRAG_TEST_UNSET", raising=False)
+    code = main(
+        ["search", "x", "--db", "s3://b/db", "--storage-option-env", "aws_secret_access_key=SRAG_TEST_UNSET"]
+    )
+    assert code == 2
+    err = capsys.readouterr().err
+    assert "SRAG_TEST_UNSET" in err and "not set" in err
+    assert main(["search", "x", "--db", "s3://b/db", "--storage-option-env", "no-equals-sign"]) == 2
+    assert "KEY=VAR" in capsys.readouterr().err
+
+
 def test_storage_option_flag_needs_key_value(capsys: pytest.CaptureFixture[str]) -> None:
     from sectionrag.cli import main
 

@@ -59,25 +59,49 @@ def add_collection_options(p: Any, *, db_help: str = "database directory") -> No
         default=[],
         metavar="KEY=VALUE",
         help="object-storage option for --db s3://... (aws_endpoint, aws_region, allow_http, ...); "
-        "repeatable; credentials are better left to the usual environment variables",
+        "repeatable; visible in the process list, so pass secrets with --storage-option-env",
+    )
+    p.add_argument(
+        "--storage-option-env",
+        action="append",
+        default=[],
+        metavar="KEY=VAR",
+        help="object-storage option KEY read from the environment variable VAR "
+        "(e.g. aws_secret_access_key=MY_SECRET); repeatable",
     )
 
 
 def storage_options(args: Any) -> dict[str, str]:
-    """Parse ``--storage-option KEY=VALUE`` flags into a mapping (never echoing a value).
+    """Collect ``--storage-option KEY=VALUE`` and ``--storage-option-env KEY=VAR`` into a mapping.
+
+    Values are never echoed: errors name the flag, the key and the variable only. A key given
+    both ways takes the ``--storage-option-env`` value.
 
     Raises:
-        ConfigError: a flag without ``=`` or with an empty key.
+        ConfigError: a flag without ``=`` or with an empty key, or an environment variable that
+            is not set.
     """
     from sectionrag.errors import ConfigError
 
     out: dict[str, str] = {}
-    for flag in getattr(args, "storage_option", None) or []:
-        key, sep, value = flag.partition("=")
-        if not sep or not key.strip():
-            shown = key.strip() or "(empty)"
-            raise ConfigError(f"--storage-option takes KEY=VALUE; got one without '=' or key (key {shown!r})")
-        out[key.strip()] = value
+    sources = (
+        ("--storage-option", "storage_option", False),
+        ("--storage-option-env", "storage_option_env", True),
+    )
+    for flag_name, attr, from_env in sources:
+        for flag in getattr(args, attr, None) or []:
+            key, sep, value = flag.partition("=")
+            key = key.strip()
+            if not sep or not key:
+                meta = "KEY=VAR" if from_env else "KEY=VALUE"
+                shown = key or "(empty)"
+                raise ConfigError(f"{flag_name} takes {meta}; got one without '=' or key (key {shown!r})")
+            if from_env:
+                var = value.strip()
+                if var not in os.environ:
+                    raise ConfigError(f"{flag_name} {key}=...: the environment variable {var!r} is not set")
+                value = os.environ[var]
+            out[key] = value
     return out
 
 

@@ -61,7 +61,7 @@ def database_dir(args: Any) -> Path | None:
     db = getattr(args, "db", None)
     if not isinstance(db, str) or getattr(args, "store", DEFAULT_STORE) != DEFAULT_STORE:
         return None
-    if getattr(args, "storage_option", None):
+    if getattr(args, "storage_option", None) or getattr(args, "storage_option_env", None):
         return None
     try:
         if is_remote(db):
