@@ -1,0 +1,69 @@
+"""Levels the page's text tells apart when its typography does not (generated PDFs).
+
+Like ``test_pdf_headings.py``: each test writes a few pages with ``_pdfgen``
+and looks only at ``doc.sections``.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from sectionrag.parsers._pdf_members import nest_members
+from test_pdf_headings import Flow, levels, parse
+
+
+def _api_reference(tmp_path: Path, members: dict[str, list[str]]) -> dict[str, int]:
+    f = Flow().heading("Events", 18).para(5)
+    f.heading("Overview of the module", 14).para(5)
+    f.heading("Objects of the module", 14).para(4)
+    for owner, names in members.items():
+        f.heading(owner, 12).para(4)  # the object's heading and its members' share one face
+        for name in names:
+            f.heading(name, 12, family="Courier").para(4)  # code in a bold typewriter face
+    return levels(parse(f.write(tmp_path / "api.pdf")))
+
+
+def test_member_headings_nest_under_the_same_face_heading_of_their_object(tmp_path: Path):
+    got = _api_reference(
+        tmp_path,
+        {
+            "Class: Event": ["event.bubbles", "event.composedPath()", "event.stopPropagation()"],
+            "Class: EventTarget": [
+                "eventTarget.addEventListener(type, listener)",
+                "eventTarget.dispatchEvent(event)",
+            ],
+            "Class: CustomEvent": ["event.detail"],  # a subclass's member, written with the base's name
+        },
+    )
+    assert got["Objects of the module"] == 2
+    for owner in ("Class: Event", "Class: EventTarget", "Class: CustomEvent"):
+        assert got[owner] == 3, got
+    for member in (
+        "event.bubbles",
+        "event.stopPropagation()",
+        "eventTarget.dispatchEvent(event)",
+        "event.detail",
+    ):
+        assert got[member] == 4, got
+
+
+def test_member_headings_of_another_object_stay_level_with_it(tmp_path: Path):
+    # "emitter.on" follows "Event listener", which names no "emitter": nothing says it belongs there
+    got = _api_reference(
+        tmp_path,
+        {
+            "Class: Event": ["event.bubbles", "event.composedPath()", "event.stopPropagation()"],
+            "Event listener": ["emitter.on(eventName, listener)", "emitter.off(name)", "emitter.once(name)"],
+        },
+    )
+    assert got["event.bubbles"] == 4
+    assert got["Event listener"] == got["emitter.on(eventName, listener)"] == got["emitter.once(name)"] == 3
+
+
+def test_only_code_that_names_a_member_nests():
+    # prose with dots and numbers, a file name, a heading already below its class: ranks unchanged
+    titles = ["Version 2.0 and later", "What is new in 2.1", "setup.py", "Class: Emitter", "emitter.on(name)"]
+    assert nest_members(titles, [2, 2, 2, 2, 3]) == [2, 2, 2, 2, 3]
+    # a member after sibling members of the same object still finds its class; dense ranks out
+    titles = ["Class: Event", "event.type", "event.target", "Other heading", "Details"]
+    assert nest_members(titles, [1, 1, 1, 1, 2]) == [1, 2, 2, 1, 3]
