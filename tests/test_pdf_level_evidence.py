@@ -67,3 +67,22 @@ def test_only_code_that_names_a_member_nests():
     # a member after sibling members of the same object still finds its class; dense ranks out
     titles = ["Class: Event", "event.type", "event.target", "Other heading", "Details"]
     assert nest_members(titles, [1, 1, 1, 1, 2]) == [1, 2, 2, 1, 3]
+
+
+def test_chapter_label_line_in_french_is_joined_to_the_title_below(tmp_path: Path):
+    # "Chapitre 1" over the chapter's title, as babel's French sets a LaTeX book: one heading,
+    # not a chapter "1 Chapitre" over an empty one
+    f = Flow()
+    for n, (title, sections) in enumerate(
+        (("Présentations", ["Objet", "Les commandes"]), ("Exemples", ["Le malade imaginaire", "MacBeth"])), 1
+    ):
+        if n > 1:
+            f.new_page()
+        f.heading(f"Chapitre {n}", 20).heading(title, 25, before=20).para(4)
+        for k, name in enumerate(sections, 1):
+            f.heading(f"{n}.{k} {name}", 14).para(6)
+    doc = parse(f.write(tmp_path / "chapitre.pdf"))
+    got = levels(doc)
+    assert got["Chapitre 1 Présentations"] == got["Chapitre 2 Exemples"] == 1, got
+    assert got["1.2 Les commandes"] == got["2.1 Le malade imaginaire"] == 2, got
+    assert not any("Chapitre" in t and t.split()[0].isdigit() for t in got), got

@@ -108,7 +108,10 @@ def _runs_on(text: str) -> bool:
     return bool(words) and (words[-1].lower() in _CONNECTORS or text.endswith(("-", ",")))
 
 
-_LABEL_WORDS = frozenset({"chapter", "part", "appendix", "book", "lecture", "lesson", "unit"})
+_LABEL_WORDS = frozenset(
+    {"chapter", "part", "appendix", "book", "lecture", "lesson", "unit"}
+    | {"chapitre", "partie", "annexe", "kapitel", "teil", "anhang", "cap\u00edtulo", "capitolo"}
+)
 
 
 def _is_label_word(text: str) -> bool:
