@@ -96,7 +96,7 @@ _SEP = r"(?:[.:)]|\s*[-\u2013\u2014:]\s*)?"
 
 
 def _words(*words: str) -> str:
-    """An alternation of label words as printed: capitalised or in capitals."""
+    """Return an alternation of label words as printed (capitalised or in capitals); remember them."""
     _LABELS.extend(words)
     return "|".join(form for w in words for form in (w.upper(), w.capitalize()))
 
