@@ -1,4 +1,4 @@
-"""Levels the page's text tells apart when its typography does not (generated PDFs).
+"""Levels and headings told apart by the page's evidence when typography alone does not (generated PDFs).
 
 Like ``test_pdf_headings.py``: each test writes a few pages with ``_pdfgen``
 and looks only at ``doc.sections``.
@@ -8,8 +8,9 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from _pdfgen import Line
 from sectionrag.parsers._pdf_members import nest_members
-from test_pdf_headings import Flow, levels, parse
+from test_pdf_headings import Flow, levels, parse, titles
 
 
 def _api_reference(tmp_path: Path, members: dict[str, list[str]]) -> dict[str, int]:
@@ -86,3 +87,33 @@ def test_chapter_label_line_in_french_is_joined_to_the_title_below(tmp_path: Pat
     assert got["Chapitre 1 Présentations"] == got["Chapitre 2 Exemples"] == 1, got
     assert got["1.2 Les commandes"] == got["2.1 Le malade imaginaire"] == 2, got
     assert not any("Chapitre" in t and t.split()[0].isdigit() for t in got), got
+
+
+def _vesting_table(f: Flow, *, stagger: float) -> None:
+    """A two-column table whose bold header cells wrap: the right one on two lines, level with the left."""
+    f.gap(8)
+    y = f.y
+    f.lines.append(Line("Vesting Date", x=150, y=y - stagger, bold=True))
+    f.lines.append(Line("Percentage", x=370, y=y, bold=True))
+    f.lines.append(Line("of SAs", x=370, y=y - 10, bold=True))
+    f.y = y - 26
+    for label, share in (
+        ("The first anniversary of the award date", "25%"),
+        ("Each 6-month anniversary", "12.5%"),
+    ):
+        f.lines.append(Line(label, x=150, y=f.y))
+        f.lines.append(Line(share, x=370, y=f.y))
+        f.y -= 14
+    f.gap(8)
+
+
+def test_bold_header_cells_at_staggered_heights_are_not_headings(tmp_path: Path):
+    # "Vesting Date" sits half a line below "Percentage" (its neighbour wraps onto "of SAs"),
+    # so that the two are in neighbouring rows: still a table's header, not a section
+    f = Flow().heading("1 Award agreement", 16).para(5)
+    f.heading("1.1 Vesting of the award", 12).para(3)
+    _vesting_table(f, stagger=5)
+    f.para(4).heading("1.2 Termination", 12).para(5)
+    doc = parse(f.write(tmp_path / "table.pdf"))
+    assert titles(doc) == ["1 Award agreement", "1.1 Vesting of the award", "1.2 Termination"]
+    assert "Vesting Date" in doc.text
