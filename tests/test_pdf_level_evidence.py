@@ -117,3 +117,19 @@ def test_bold_header_cells_at_staggered_heights_are_not_headings(tmp_path: Path)
     doc = parse(f.write(tmp_path / "table.pdf"))
     assert titles(doc) == ["1 Award agreement", "1.1 Vesting of the award", "1.2 Termination"]
     assert "Vesting Date" in doc.text
+
+
+def test_label_word_over_its_number_in_german_is_joined_to_the_title(tmp_path: Path):
+    # "Kapitel" over a large "1" over the title: one heading, as "CHAPTER" over "ONE" is
+    f = Flow()
+    for n, (title, sections) in enumerate(
+        (("Einleitung", ["Ziele", "Aufbau"]), ("Grundlagen", ["Begriffe"])), 1
+    ):
+        if n > 1:
+            f.new_page()
+        f.heading("Kapitel", 18).heading(str(n), 30, before=4).heading(title, 24, before=10).para(4)
+        for k, name in enumerate(sections, 1):
+            f.heading(f"{n}.{k} {name}", 14).para(6)
+    got = levels(parse(f.write(tmp_path / "kapitel.pdf")))
+    assert got["Kapitel 1 Einleitung"] == got["Kapitel 2 Grundlagen"] == 1, got
+    assert got["1.2 Aufbau"] == got["2.1 Begriffe"] == 2, got
