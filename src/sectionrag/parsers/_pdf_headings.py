@@ -108,7 +108,10 @@ def _runs_on(text: str) -> bool:
     return bool(words) and (words[-1].lower() in _CONNECTORS or text.endswith(("-", ",")))
 
 
-_LABEL_WORDS = frozenset({"chapter", "part", "appendix", "book", "lecture", "lesson", "unit"})
+_LABEL_WORDS = frozenset(
+    {"chapter", "part", "appendix", "book", "lecture", "lesson", "unit"}
+    | {"chapitre", "partie", "annexe", "kapitel", "teil", "anhang", "cap\u00edtulo", "capitolo"}
+)
 
 
 def _is_label_word(text: str) -> bool:
@@ -201,7 +204,7 @@ def find_headings(pages: list[list[PdfLine]], body: float) -> list[Candidate]:
                 _cell_beside(ln, o)
                 and not {round(o.x0 / 3) + d for d in (-1, 0, 1)} & columns
                 and not _other_column(ln, o, columns)
-                for o in by_row[ln.row]
+                for o in (*by_row[ln.row], *_staggered(ln, by_row))
                 if o is not ln
             ):
                 ok = False  # a table's header or row label: bold cells or figures share its row
@@ -370,6 +373,24 @@ def _other_column(ln: PdfLine, other: PdfLine, columns: set[int]) -> bool:
     if other.x1 <= ln.x0:
         return True  # wholly left of the column ln starts
     return any(ln.x1 < edge - 6 <= other.x0 for edge in starts)
+
+
+def _staggered(ln: PdfLine, by_row: dict[int, list[PdfLine]]) -> list[PdfLine]:
+    """Return the pieces of the rows above and below that stand beside ``ln``, level with it.
+
+    A table's header cells are set at staggered heights when one of them
+    wraps (``Vesting Date`` beside ``Percentage`` over ``of SAs``), so that
+    the row detection puts them in neighbouring rows; they still share the
+    height of ``ln`` for a good part of its line and stand apart from it across.
+    """
+    out = []
+    for row in (ln.row - 1, ln.row + 1):
+        for o in by_row.get(row, ()):
+            apart = o.x1 <= ln.x0 or o.x0 >= ln.x1
+            overlap = min(o.bottom, ln.bottom) - max(o.top, ln.top)
+            if apart and overlap >= 0.3 * min(o.bottom - o.top, ln.bottom - ln.top):
+                out.append(o)
+    return out
 
 
 def _cell_beside(ln: PdfLine, other: PdfLine) -> bool:

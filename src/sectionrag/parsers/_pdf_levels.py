@@ -8,6 +8,7 @@ from collections import Counter
 
 from sectionrag.parsers._pdf_contents import apply_contents
 from sectionrag.parsers._pdf_headings import ORDER, Candidate, numbering_order
+from sectionrag.parsers._pdf_members import nest_members
 from sectionrag.parsers._pdf_title import FRONT_KEEP, split_title
 from sectionrag.parsers._pdf_toc import CONTENTS_TITLES
 from sectionrag.parsers._sections import Heading
@@ -245,6 +246,7 @@ def rank_headings(candidates: list[Candidate], line_offsets: dict[int, int]) -> 
     ranks = [rank_of[k] for k in keys]
     if any(c.toc_level is not None for c in candidates):
         ranks = _below_contents(candidates, ranks, [style_key(c) for c in candidates])
+    ranks = nest_members([c.title for c in candidates], ranks)
     out = []
     for c, rank in zip(candidates, ranks, strict=True):
         out.append(Heading(line_offsets[id(c.lines[0])], rank, c.title))

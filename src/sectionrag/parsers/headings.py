@@ -94,24 +94,37 @@ class HeadingStyle:
 _ROMAN = r"(?:(?=[MDCLXVI])M{0,3}(?:CM|CD|D?C{0,3})(?:XC|XL|L?X{0,3})(?:IX|IV|V?I{0,3}))"
 _SEP = r"(?:[.:)]|\s*[-\u2013\u2014:]\s*)?"
 
+
+def _words(*words: str) -> str:
+    """Return an alternation of label words as printed (capitalised or in capitals); remember them."""
+    _LABELS.extend(words)
+    return "|".join(form for w in words for form in (w.upper(), w.capitalize()))
+
+
+# the label words of English, French, German, Spanish and Italian documents (babel, LibreOffice)
+_LABELS: list[str] = []
+_CHAPTER_WORDS = _words("chapter", "chapitre", "kapitel", "cap\u00edtulo", "capitolo")
+_PART_WORDS = _words("part", "partie", "teil")
+_APPENDIX_WORDS = _words("appendix", "annex", "annexe", "anhang")
+
 _PATTERNS: tuple[tuple[str, int | None, re.Pattern[str]], ...] = (
     (
         "part",
         0,
-        re.compile(rf"^(?P<label>(?:PART|Part)\s+(?:{_ROMAN}|\d{{1,2}}|[A-Z]))\b{_SEP}\s*(?P<rest>.*)$"),
+        re.compile(rf"^(?P<label>(?:{_PART_WORDS})\s+(?:{_ROMAN}|\d{{1,2}}|[A-Z]))\b{_SEP}\s*(?P<rest>.*)$"),
     ),
     (
         "chapter",
         1,
         re.compile(
-            rf"^(?P<label>(?:CHAPTER|Chapter)\s+(?:\d{{1,3}}|{_ROMAN}|[A-Z][a-z]+))\b{_SEP}\s*(?P<rest>.*)$"
+            rf"^(?P<label>(?:{_CHAPTER_WORDS})\s+(?:\d{{1,3}}|{_ROMAN}|[A-Z][a-z]+))\b{_SEP}\s*(?P<rest>.*)$"
         ),
     ),
     (
         "appendix",
         1,
         re.compile(
-            rf"^(?P<label>(?:APPENDIX|Appendix|ANNEX|Annex)(?:\s+(?:[A-Z]|\d{{1,2}}|{_ROMAN}))?)\b{_SEP}\s*(?P<rest>.*)$"
+            rf"^(?P<label>(?:{_APPENDIX_WORDS})(?:\s+(?:[A-Z]|\d{{1,2}}|{_ROMAN}))?)\b{_SEP}\s*(?P<rest>.*)$"
         ),
     ),
     (
@@ -213,7 +226,7 @@ def looks_like_sentence(text: str, *, max_words: int = 14, allow_lower: bool = F
 
 
 _NORM_NUMBER = re.compile(
-    rf"^(?:(?:part|chapter|appendix|annex|article|item|section)\s+)?"
+    rf"^(?:(?:{'|'.join(_LABELS)}|article|item|section)\s+)?"
     rf"(?:\d{{1,3}}(?:\.\d{{1,3}})*|[a-z](?:\.\d{{1,3}})*|{_ROMAN.lower()}(?:-[a-z])?)?[.:)]?\s+",
 )
 
