@@ -376,7 +376,8 @@ def main(argv: list[str] | None = None) -> int:
     print("|---|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|")
     for r in rows:
         print(
-            f"| {r.file} | {SHORT.get(r.set, r.set[:3])} | {r.truth_kind} | {r.pages} | {r.truth} | {r.found} | {r.matched} "
+            f"| {r.file} | {SHORT.get(r.set, r.set[:3])} | {r.truth_kind} | {r.pages} | {r.truth} "
+            f"| {r.found} | {r.matched} "
             f"| {r.precision:.2f} | {r.recall:.2f} | {r.f1:.2f} | {r.found_in_depth} "
             f"| {r.precision_in_depth:.2f} | {r.recall_in_depth:.2f} | {r.f1_in_depth:.2f} "
             f"| {r.level_agreement:.2f} | {r.level_agreement_shifted:.2f} | {r.truth_printed:.2f} |"

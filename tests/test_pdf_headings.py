@@ -360,3 +360,48 @@ def test_lone_item_label_and_punctuation_titles_are_not_headings(tmp_path: Path)
     doc = parse(f.write(tmp_path / "items.pdf"))
     assert titles(doc) == ["PART I", "Item 1. Business", "Item 1A. Risk Factors", "Appendix A Glossary"]
     assert section(doc, "Item 1A. Risk Factors").path == ("PART I", "Item 1A. Risk Factors")
+
+
+# ------------------------------------------------------------------ printed contents: levels
+
+
+def test_contents_entry_set_further_left_never_nests_under_an_indented_one():
+    from sectionrag.parsers._sections import nest_levels
+
+    # two indented entries (sections of a title the contents does not list), then the chapters
+    keys: list[tuple[object, int | None]] = [
+        (("x", 1), None),
+        (("x", 1), None),
+        (("x", 0), None),
+        (("x", 1), None),
+        (("x", 0), None),
+        (("x", 1), None),
+    ]
+    assert nest_levels(keys) == [1, 1, 2, 1, 2, 1]  # by document order alone: inverted
+    assert nest_levels(keys, [1, 1, 0, 1, 0, 1]) == [1, 1, 1, 2, 1, 2]
+
+
+def test_larger_bold_part_flush_with_numbered_chapters_is_above_them():
+    from dataclasses import dataclass
+
+    from sectionrag.parsers._pdf_toc_levels import set_levels
+
+    @dataclass
+    class Entry:
+        title: str
+        x0: float
+        face: tuple[float, bool]
+        level: int = 0
+
+    entries = [
+        Entry("I User Manual", 72, (10.8, True)),
+        Entry("1 Introduction", 71, (9.0, True)),
+        Entry("1.1 Compiling from source", 71, (9.0, False)),
+        Entry("1.2 Installing the binaries", 71, (9.0, False)),
+        Entry("2 Getting started", 71, (9.0, True)),
+        Entry("2.1 Step one", 71, (9.0, False)),
+        Entry("II Reference Manual", 72, (10.8, True)),
+        Entry("3 Features", 71, (9.0, True)),
+    ]
+    set_levels(entries)
+    assert [e.level for e in entries] == [1, 2, 3, 3, 2, 3, 1, 2]
