@@ -362,6 +362,39 @@ def test_lone_item_label_and_punctuation_titles_are_not_headings(tmp_path: Path)
     assert section(doc, "Item 1A. Risk Factors").path == ("PART I", "Item 1A. Risk Factors")
 
 
+# ------------------------------------------------------------------ faces without case
+
+
+def test_small_capitals_face_at_body_size_heads_sections(tmp_path: Path):
+    # ConTeXt's design: unnumbered headings in a small-capitals face at the text size, centred,
+    # their letters all lower case in the text layer
+    heads = ["loading the module", "options explained", "basic functionality", "uses and abuses"]
+    f = Flow().para(6)
+    for title in heads:
+        f.gap(14).line(title, x=220, face="Palatino-SC", after=26).para(6)
+    doc = parse(f.write(tmp_path / "smallcaps.pdf"))
+    assert titles(doc) == heads
+
+
+def test_lower_case_line_in_the_text_face_is_no_heading(tmp_path: Path):
+    # the same lines in the text's own face are prose (a paragraph's last words), not headings
+    f = Flow().para(6)
+    for title in ("loading the module", "options explained", "basic functionality", "uses and abuses"):
+        f.gap(14).line(title, x=220, after=26).para(6)
+    doc = parse(f.write(tmp_path / "lower.pdf"))
+    assert titles(doc) == []
+
+
+def test_lower_case_display_face_heads_sections(tmp_path: Path):
+    f = Flow().para(6)
+    for title in ("preliminaries", "motivation", "demonstration"):
+        f.heading(title, 16, x=220, before=20).para(6)
+    f.heading("Installation", 16, x=220, before=20).para(6)
+    doc = parse(f.write(tmp_path / "lower-display.pdf"))
+    assert titles(doc) == ["preliminaries", "motivation", "demonstration", "Installation"]
+    assert set(levels(doc).values()) == {1}
+
+
 # ------------------------------------------------------------------ printed contents: levels
 
 
