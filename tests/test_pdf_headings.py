@@ -438,3 +438,25 @@ def test_larger_bold_part_flush_with_numbered_chapters_is_above_them():
     ]
     set_levels(entries)
     assert [e.level for e in entries] == [1, 2, 3, 3, 2, 3, 1, 2]
+
+
+# ------------------------------------------------------------------ "Section N" over its title
+
+
+def test_bare_section_label_over_its_title_is_one_heading_above_the_slides(tmp_path: Path):
+    # a slide deck's section page: "Section 2" over the section's title, then slides with titles
+    f = Flow()
+    deck = ((1, "Introduction", ("What it does", "How it works")), (2, "Usage", ("Commands",)))
+    for number, name, slides in deck:
+        f.line(f"Section {number}", x=200, size=14, after=40).line(name, x=180, size=14, after=20).new_page()
+        for slide in slides:
+            f.line(slide, size=14, after=24).para(5).new_page()
+    doc = parse(f.write(tmp_path / "slides.pdf"))
+    assert titles(doc) == [
+        "Section 1 Introduction",
+        "What it does",
+        "How it works",
+        "Section 2 Usage",
+        "Commands",
+    ]
+    assert section(doc, "How it works").path == ("Section 1 Introduction", "How it works")

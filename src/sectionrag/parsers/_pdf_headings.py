@@ -96,7 +96,11 @@ def _bare_number(text: str) -> str | None:
 
 def _is_label_only(text: str) -> bool:
     style = classify(text)
-    return style is not None and style.kind in ("part", "chapter", "appendix", "article") and not style.rest
+    return (
+        style is not None
+        and style.kind in ("part", "chapter", "appendix", "article", "section")
+        and not style.rest
+    )
 
 
 _CONNECTORS = frozenset(
