@@ -83,9 +83,34 @@ FRESH = frozenset(
         "git-user-manual-asciidoctor.pdf",
     }
 )
+# Round seven's fresh set: nine files from producers and kinds not in the repository before
+# (ConTeXt MkIV and LMTX, OpTeX, the minim plain-LuaTeX format, Doxygen's LaTeX output, LyX,
+# PARI's plain-TeX macros, a groff mom sample of several document styles, Beamer slides), chosen
+# by producer (one per family, the shorter file where there were several, the pages printing at
+# least 0.8 of the bookmark titles) and measured with the sixth-round code before any change
+# (mean F1 within depth 0.671, docs/benchmarks.md). Their failures were examined in round seven:
+# they are development data now, counted in the development row and shown in a row of their own.
+FRESH7 = frozenset(
+    {
+        "enigma-context-mkiv.pdf",
+        "lua-widow-control-context-lmtx.pdf",
+        "optex-pdfextra.pdf",
+        "minim-luatex.pdf",
+        "doxygen-manual.pdf",
+        "sdcc-manual-lyx.pdf",
+        "pari-parallel.pdf",
+        "groff-mom-sample-docs.pdf",
+        "yosys-presentation-beamer.pdf",
+    }
+)
+
+
+SHORT = {"round 7 (examined)": "r7"}
 
 
 def set_of(name: str) -> str:
+    if name in FRESH7:
+        return "round 7 (examined)"
     if name in FRESH:
         return "fresh validation"
     return "validation" if name in VALIDATION else "development"
@@ -330,9 +355,10 @@ def main(argv: list[str] | None = None) -> int:
     corpus = None if args.repo_only else sec_dir(args.sec_dir)
     rows = [evaluate(p, args.verbose, filing) for p, filing in collect(args.pdfs, corpus)]
     groups = {
-        "development": [r for r in rows if r.set == "development"],
+        "development": [r for r in rows if r.set in ("development", "round 7 (examined)")],
         "validation": [r for r in rows if r.set == "validation"],
         "fresh validation": [r for r in rows if r.set == "fresh validation"],
+        "round 7 (examined, in development)": [r for r in rows if r.set == "round 7 (examined)"],
         "outline PDFs": [r for r in rows if r.truth_kind == "outline"],
         "SEC filings": [r for r in rows if r.truth_kind != "outline"],
         "all": rows,
@@ -352,7 +378,8 @@ def main(argv: list[str] | None = None) -> int:
     print("|---|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|")
     for r in rows:
         print(
-            f"| {r.file} | {r.set[:3]} | {r.truth_kind} | {r.pages} | {r.truth} | {r.found} | {r.matched} "
+            f"| {r.file} | {SHORT.get(r.set, r.set[:3])} | {r.truth_kind} | {r.pages} | {r.truth} "
+            f"| {r.found} | {r.matched} "
             f"| {r.precision:.2f} | {r.recall:.2f} | {r.f1:.2f} | {r.found_in_depth} "
             f"| {r.precision_in_depth:.2f} | {r.recall_in_depth:.2f} | {r.f1_in_depth:.2f} "
             f"| {r.level_agreement:.2f} | {r.level_agreement_shifted:.2f} | {r.truth_printed:.2f} |"

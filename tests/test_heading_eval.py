@@ -48,6 +48,8 @@ def test_sets_are_apart():
     assert heading_eval.set_of("why3-manual.pdf") == "development"  # fresh in round four, examined since
     assert heading_eval.set_of("gnuplot-manual.pdf") == "development"  # fresh in round three, examined since
     assert heading_eval.set_of("aprx-manual.pdf") == "validation"
+    assert heading_eval.set_of("doxygen-manual.pdf") == "round 7 (examined)"  # fresh until examined
+    assert not heading_eval.FRESH7 & (heading_eval.FRESH | heading_eval.VALIDATION)
     assert heading_eval.set_of("classicthesis.pdf") == "development"
     assert not heading_eval.FRESH & heading_eval.VALIDATION
 

@@ -360,3 +360,103 @@ def test_lone_item_label_and_punctuation_titles_are_not_headings(tmp_path: Path)
     doc = parse(f.write(tmp_path / "items.pdf"))
     assert titles(doc) == ["PART I", "Item 1. Business", "Item 1A. Risk Factors", "Appendix A Glossary"]
     assert section(doc, "Item 1A. Risk Factors").path == ("PART I", "Item 1A. Risk Factors")
+
+
+# ------------------------------------------------------------------ faces without case
+
+
+def test_small_capitals_face_at_body_size_heads_sections(tmp_path: Path):
+    # ConTeXt's design: unnumbered headings in a small-capitals face at the text size, centred,
+    # their letters all lower case in the text layer
+    heads = ["loading the module", "options explained", "basic functionality", "uses and abuses"]
+    f = Flow().para(6)
+    for title in heads:
+        f.gap(14).line(title, x=220, face="Palatino-SC", after=26).para(6)
+    doc = parse(f.write(tmp_path / "smallcaps.pdf"))
+    assert titles(doc) == heads
+
+
+def test_lower_case_line_in_the_text_face_is_no_heading(tmp_path: Path):
+    # the same lines in the text's own face are prose (a paragraph's last words), not headings
+    f = Flow().para(6)
+    for title in ("loading the module", "options explained", "basic functionality", "uses and abuses"):
+        f.gap(14).line(title, x=220, after=26).para(6)
+    doc = parse(f.write(tmp_path / "lower.pdf"))
+    assert titles(doc) == []
+
+
+def test_lower_case_display_face_heads_sections(tmp_path: Path):
+    f = Flow().para(6)
+    for title in ("preliminaries", "motivation", "demonstration"):
+        f.heading(title, 16, x=220, before=20).para(6)
+    f.heading("Installation", 16, x=220, before=20).para(6)
+    doc = parse(f.write(tmp_path / "lower-display.pdf"))
+    assert titles(doc) == ["preliminaries", "motivation", "demonstration", "Installation"]
+    assert set(levels(doc).values()) == {1}
+
+
+# ------------------------------------------------------------------ printed contents: levels
+
+
+def test_contents_entry_set_further_left_never_nests_under_an_indented_one():
+    from sectionrag.parsers._sections import nest_levels
+
+    # two indented entries (sections of a title the contents does not list), then the chapters
+    keys: list[tuple[object, int | None]] = [
+        (("x", 1), None),
+        (("x", 1), None),
+        (("x", 0), None),
+        (("x", 1), None),
+        (("x", 0), None),
+        (("x", 1), None),
+    ]
+    assert nest_levels(keys) == [1, 1, 2, 1, 2, 1]  # by document order alone: inverted
+    assert nest_levels(keys, [1, 1, 0, 1, 0, 1]) == [1, 1, 1, 2, 1, 2]
+
+
+def test_larger_bold_part_flush_with_numbered_chapters_is_above_them():
+    from dataclasses import dataclass
+
+    from sectionrag.parsers._pdf_toc_levels import set_levels
+
+    @dataclass
+    class Entry:
+        title: str
+        x0: float
+        face: tuple[float, bool]
+        level: int = 0
+
+    entries = [
+        Entry("I User Manual", 72, (10.8, True)),
+        Entry("1 Introduction", 71, (9.0, True)),
+        Entry("1.1 Compiling from source", 71, (9.0, False)),
+        Entry("1.2 Installing the binaries", 71, (9.0, False)),
+        Entry("2 Getting started", 71, (9.0, True)),
+        Entry("2.1 Step one", 71, (9.0, False)),
+        Entry("II Reference Manual", 72, (10.8, True)),
+        Entry("3 Features", 71, (9.0, True)),
+    ]
+    set_levels(entries)
+    assert [e.level for e in entries] == [1, 2, 3, 3, 2, 3, 1, 2]
+
+
+# ------------------------------------------------------------------ "Section N" over its title
+
+
+def test_bare_section_label_over_its_title_is_one_heading_above_the_slides(tmp_path: Path):
+    # a slide deck's section page: "Section 2" over the section's title, then slides with titles
+    f = Flow()
+    deck = ((1, "Introduction", ("What it does", "How it works")), (2, "Usage", ("Commands",)))
+    for number, name, slides in deck:
+        f.line(f"Section {number}", x=200, size=14, after=40).line(name, x=180, size=14, after=20).new_page()
+        for slide in slides:
+            f.line(slide, size=14, after=24).para(5).new_page()
+    doc = parse(f.write(tmp_path / "slides.pdf"))
+    assert titles(doc) == [
+        "Section 1 Introduction",
+        "What it does",
+        "How it works",
+        "Section 2 Usage",
+        "Commands",
+    ]
+    assert section(doc, "How it works").path == ("Section 1 Introduction", "How it works")

@@ -17,7 +17,10 @@ from sectionrag.parsers._pdf_layout import right_column_start
 from sectionrag.parsers._pdfium import CODE_FONT, PdfLine
 
 __all__ = [
+    "SMALL_CAPS_FONT",
     "Style",
+    "caseless_heading_styles",
+    "caseless_line",
     "hangs",
     "light_heading_styles",
     "rising",
@@ -92,6 +95,66 @@ def small_heading_styles(pages: list[list[PdfLine]], body: float) -> set[Style]:
             ):
                 alone[key] += 1
     return {key for key, n in alone.items() if n >= 3 and n >= 0.75 * total[key]}
+
+
+SMALL_CAPS_FONT = re.compile(r"[-_+,]sc(?:\d|[-_]|$)|smallcap|smcp|cmcsc|romancaps", re.I)
+
+
+def caseless_heading_styles(pages: list[list[PdfLine]], body: float) -> set[Style]:
+    """Faces that set their headings in small capitals or all in lower case: a heading style.
+
+    Some designs (ConTeXt's, a small-capitals face at the text size, or a
+    display face in lower case, ``preliminaries``) print headings whose letters
+    say nothing of a title's case, so that the first letter reads as prose. A
+    face counts when at least three of its lines set off by space above, and
+    two thirds of them, stand alone: short, alone in their row, not ending
+    like a sentence, over text (or code) of about the body's size (and, at that
+    size, with space below).
+    """
+    alone: Counter[Style] = Counter()
+    total: Counter[Style] = Counter()
+    faces = Counter(style_of(ln) for lines in pages for ln in lines)
+    text_face = faces.most_common(1)[0][0] if faces else None
+    for lines in pages:
+        pieces = Counter(ln.row for ln in lines)
+        for i, ln in enumerate(lines):
+            if ln.role != "body" or ln.size < 0.92 * body or (ln.bold and ln.size < 1.12 * body):
+                continue
+            if _LAST_NUMBER.search(ln.text) and len(ln.text.split()) > 1:
+                continue  # an entry of a contents ("usage 5"), read there
+            if not caseless_line(ln) or style_of(ln) == text_face:
+                continue
+            if ln.size < 1.12 * body and not SMALL_CAPS_FONT.search(ln.font):
+                continue  # at the text's size, lower case is code or a term; small capitals are a design
+            prev = lines[i - 1] if i > 0 else None
+            above = ln.top - prev.bottom if prev is not None else body
+            if above < 0.8 * body:
+                continue  # (a paragraph set in the face counts once, by its first line)
+            key = style_of(ln)
+            total[key] += 1
+            nxt = lines[i + 1] if i + 1 < len(lines) else None
+            if nxt is None or style_of(nxt) == key or not 0.75 * body <= nxt.size < body + 0.6:
+                continue
+            set_off = ln.size >= 1.12 * body or nxt.top - ln.bottom >= 0.6 * body
+            if (
+                set_off
+                and pieces[ln.row] == 1
+                and 0 < len(ln.text.split()) <= 10
+                and ln.text[-1:] not in ".,;:"
+                and not CODE_FONT.search(ln.font)
+            ):
+                alone[key] += 1
+    return {key for key, n in alone.items() if n >= 3 and 3 * n >= 2 * total[key]}
+
+
+def caseless_line(ln: PdfLine) -> bool:
+    """Tell a line that starts with a letter and shows no capital, or is set in small capitals."""
+    if not ln.text[:1].isalnum():
+        return False  # an option ("--force") or a symbol
+    if SMALL_CAPS_FONT.search(ln.font):
+        return True
+    letters = [c for c in ln.text if c.isalpha()]
+    return bool(letters) and not any(c.isupper() for c in letters)
 
 
 def code_heading_styles(pages: list[list[PdfLine]], body: float) -> set[Style]:

@@ -15,7 +15,10 @@ from collections import Counter
 from dataclasses import dataclass
 
 from sectionrag.parsers._pdf_faces import (
+    SMALL_CAPS_FONT,
     Style,
+    caseless_heading_styles,
+    caseless_line,
     code_heading_styles,
     hangs,
     light_heading_styles,
@@ -93,7 +96,11 @@ def _bare_number(text: str) -> str | None:
 
 def _is_label_only(text: str) -> bool:
     style = classify(text)
-    return style is not None and style.kind in ("part", "chapter", "appendix", "article") and not style.rest
+    return (
+        style is not None
+        and style.kind in ("part", "chapter", "appendix", "article", "section")
+        and not style.rest
+    )
 
 
 _CONNECTORS = frozenset(
@@ -162,6 +169,7 @@ def find_headings(pages: list[list[PdfLine]], body: float) -> list[Candidate]:
     small = small_heading_styles(pages, body) | code_heads
     code_scale = _code_scale(pages, body)
     terms = term_styles(pages, body)
+    caseless = caseless_heading_styles(pages, body)
     out: list[Candidate] = []
     for page_index, lines in enumerate(pages):
         text_width = max((ln.x1 for ln in lines), default=0.0) - min((ln.x0 for ln in lines), default=0.0)
@@ -188,7 +196,7 @@ def find_headings(pages: list[list[PdfLine]], body: float) -> list[Candidate]:
             ln = lines[i]
             prev = lines[i - 1] if i > 0 else None
             nxt = lines[i + 1] if i + 1 < len(lines) else None
-            ok = _is_heading_line(ln, prev, nxt, body, pitch, light, small)
+            ok = _is_heading_line(ln, prev, nxt, body, pitch, light, small, caseless)
             if (
                 ok
                 and toc_page
@@ -418,7 +426,7 @@ def _ends_with_page_ref(text: str) -> bool:
 
 
 _SECTION_NUMBER = re.compile(r"^(?:\d+|[A-Za-z])(?:\.\d+)+\.?\s+\S|^\d+\.?\s+\S")
-_SMALL_CAPS_FONT = re.compile(r"[-_+,]sc(?:\d|[-_]|$)|smallcap|smcp|cmcsc|romancaps", re.I)
+_SMALL_CAPS_FONT = SMALL_CAPS_FONT
 _BULLETS = "\u2022\u25e6\u25aa\u25ab\u25a0\u25a1\u25cf\u25cb\u2023\u2043\u2219\u2666\u27a2\uf0b7\uf0a7"
 _LETTERED = re.compile(r"^(?:Appendix\s+)?[A-Z](?:[.:]|\s+[A-Z])", re.I)
 _CITATION = re.compile(r"^\[\d{1,3}\]\s")
@@ -438,11 +446,15 @@ def _is_heading_line(
     pitch: float,
     light: set[tuple[float, str]] | None = None,
     small: set[Style] | None = None,
+    caseless: set[Style] | None = None,
 ) -> bool:
     # a small-capitals face ("TeXPalladioL-SC", "cmcsc10") shows its lower-case letters as capitals;
     # read so only behind a section number ("2.1 a new section"): an unnumbered line in small
     # capitals is as often a name (a speaker in a play, an author) as a heading
     small_caps = _SMALL_CAPS_FONT.search(ln.font) is not None and _SECTION_NUMBER.match(ln.text) is not None
+    # (a face that sets every heading in small capitals or in lower case reads as capitals)
+    if caseless is not None and style_of(ln) in caseless and caseless_line(ln):
+        small_caps = True
     text = ln.text.upper() if small_caps else ln.text
     if ln.role != "body" or len(text) > 150:
         return False

@@ -52,11 +52,18 @@ def set_levels(entries: Sequence[TocEntry]) -> None:
             faces.setdefault(indent, Counter())[e.face] += 1
     above = _larger_at_indent([e for e, order in zip(entries, orders, strict=True) if order is None], cluster)
     keys: list[tuple[object, int | None]] = []
+    # (an unnumbered entry is placed by its indent: one set further left never nests under it)
+    indents: list[int | None] = []
     for e, order in zip(entries, orders, strict=True):
+        indents.append(None if order is not None else cluster[round(e.x0)])
         indent = cluster[round(e.x0)]
         if order is None and indent in by_indent:
             size, bold = faces[indent].most_common(1)[0][0]
-            if e.face[0] >= size - 0.5 or (e.face[0] > 0 and size - e.face[0] < 1.0 and bold == e.face[1]):
+            if e.face[0] >= size + 1.0 and e.face[1]:
+                # a larger bold face than theirs: a part listed flush with its numbered chapters
+                # ("I User Manual" in 10.8 pt bold over "1 Introduction" in 9 pt bold) is above them
+                order = min(by_indent[indent]) - 1
+            elif e.face[0] >= size - 0.5 or (e.face[0] > 0 and size - e.face[0] < 1.0 and bold == e.face[1]):
                 order = by_indent[indent].most_common(1)[0][0]
             else:
                 keys.append((("x", indent, e.face), None))
@@ -65,7 +72,7 @@ def set_levels(entries: Sequence[TocEntry]) -> None:
             keys.append((("x", indent, "above"), None))
             continue
         keys.append((("n", order) if order is not None else ("x", indent), order))
-    for e, level in zip(entries, nest_levels(keys), strict=True):
+    for e, level in zip(entries, nest_levels(keys, indents), strict=True):
         e.level = level
 
 

@@ -92,7 +92,9 @@ def build_sections(
     return sections
 
 
-def nest_levels(keys: Sequence[tuple[Hashable, int | None]]) -> list[int]:
+def nest_levels(
+    keys: Sequence[tuple[Hashable, int | None]], indents: Sequence[int | None] | None = None
+) -> list[int]:
     """Assign nesting ranks to a sequence of heading styles, in document order.
 
     Each key is ``(style, order)``: ``order`` is a known precedence (smaller is
@@ -100,27 +102,35 @@ def nest_levels(keys: Sequence[tuple[Hashable, int | None]]) -> list[int]:
     for a style known only by its look. A style seen again returns to the
     level it has in the open stack; a new style nests under the open ones,
     except that a known order first closes every open style of equal or lower
-    precedence.
+    precedence. ``indents`` (one per key, ``None`` where unknown) are the
+    indentation ranks of a printed contents' entries: an entry never nests
+    under an open one indented deeper than itself, which it closes.
 
     Returns:
         One rank per key (1 = top).
     """
-    stack: list[tuple[Hashable, int | None]] = []
+    stack: list[tuple[Hashable, int | None, int | None]] = []
     ranks: list[int] = []
-    for style, order in keys:
+    for n, (style, order) in enumerate(keys):
+        indent = indents[n] if indents is not None else None
         cut = None
         if order is not None:
-            for i, (_, other) in enumerate(stack):
+            for i, (_, other, _) in enumerate(stack):
                 if other is not None and other >= order:
                     cut = i
                     break
         if cut is None:
-            for i, (other_style, _) in enumerate(stack):
+            for i, (other_style, _, _) in enumerate(stack):
                 if other_style == style:
+                    cut = i
+                    break
+        if indent is not None:
+            for i, (_, _, other_indent) in enumerate(stack[: len(stack) if cut is None else cut]):
+                if other_indent is not None and other_indent > indent:
                     cut = i
                     break
         if cut is not None:
             del stack[cut:]
-        stack.append((style, order))
+        stack.append((style, order, indent))
         ranks.append(len(stack))
     return ranks

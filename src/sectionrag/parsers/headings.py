@@ -140,7 +140,8 @@ _PATTERNS: tuple[tuple[str, int | None, re.Pattern[str]], ...] = (
     (
         "section",
         3,
-        re.compile(r"^(?P<label>(?:SECTION|Section)\s+\d{1,3}(?:\.\d{1,3})*)\.?\s+(?P<rest>\S.*)$"),
+        # (a bare "Section 2" is a label set over its title, as a slide deck's section page sets it)
+        re.compile(r"^(?P<label>(?:SECTION|Section)\s+\d{1,3}(?:\.\d{1,3})*)\.?(?:\s+(?P<rest>\S.*))?$"),
     ),
     ("roman-alpha", 11, re.compile(rf"^(?P<label>{_ROMAN}-[A-Z](?:\d{{1,2}})?)\.?\s+(?P<rest>\S.*)$")),
     ("num", None, re.compile(r"^(?P<label>\d{1,3}(?:\.\d{1,3}){0,5})\.?\s+(?P<rest>\S.*)$")),
@@ -170,7 +171,7 @@ def classify(line: str) -> HeadingStyle | None:
         if m is None:
             continue
         label = m.group("label")
-        rest = m.group("rest").strip()
+        rest = (m.group("rest") or "").strip()
         if kind == "num" and _DATE_REST.match(rest):
             return None  # "2 July 2021 (release notes)" starts with a date, not a number
         if kind in ("num", "alnum"):
