@@ -52,6 +52,9 @@ def test_sets_are_apart():
     assert not heading_eval.FRESH7 & (heading_eval.FRESH | heading_eval.VALIDATION)
     assert heading_eval.set_of("classicthesis.pdf") == "development"
     assert not heading_eval.FRESH & heading_eval.VALIDATION
+    assert heading_eval.set_of("minitoc-manual.pdf") == "held-out (round 8)"
+    assert not heading_eval.HELDOUT8 & (heading_eval.FRESH | heading_eval.VALIDATION | heading_eval.FRESH7)
+    assert all((heading_eval.DATA / name).is_file() for name in heading_eval.HELDOUT8)
 
 
 def test_truth_printed_counts_titles_on_their_page_or_beside_it():
