@@ -251,6 +251,35 @@ def configs() -> list[Config]:
             note="the header of earlier releases: file name and section path, no issuer",
         ),
         Config("section 128", "sectionrag", _section(size=128)),
+        *[
+            Config(
+                f"section 256, tables {n}{', table heads' if heads else ''}",
+                "sectionrag",
+                _section(size=256, table_size=n, table_headers=heads),
+                ("hybrid",),
+                note=f"tables packed by rows into chunks of at most {n} tokens (table_size={n})",
+            )
+            for n in (64, 96, 128)
+            for heads in (False, True)
+        ],
+        *[
+            Config(
+                f"section 256, sentence overlap {f}",
+                "sectionrag",
+                _section(size=256, sentence_overlap=f),
+                ("hybrid",),
+                note=f"the last sentences of the chunk before repeated, up to {f} of the size",
+            )
+            for f in (0.1, 0.15, 0.25)
+        ],
+        Config("section 192", "sectionrag", _section(size=192), ("hybrid",)),
+        Config(
+            "section 192, sentence overlap 0.25",
+            "sectionrag",
+            _section(size=192, sentence_overlap=0.25),
+            ("hybrid",),
+            note="192-token chunks, the last sentences of the chunk before repeated, up to 0.25 of the size",
+        ),
         Config("fixed 512", "sectionrag", _strategy("fixed", size=512)),
         Config("recursive 512", "sectionrag", _strategy("recursive", size=512)),
         Config("semantic 512", "sectionrag", _strategy("semantic", size=512)),
