@@ -149,10 +149,15 @@ def run(
         ("section 256, file-name header", br.section_variant(256, {"names"}), ("default", "vector")),
         ("section 256, table heads", br.section_variant(256, {"tables"}), ("default", "vector")),
         ("fixed 512", br._strategy("fixed", size=512), ("vector", "hybrid", "hybrid zscore")),
+        (
+            "section 256, no sentence context",
+            br._section(size=256, sentence_context=0),
+            ("default", "vector"),
+        ),
         *[
             (c.label, c.make, ("default", "vector"))
-            for c in br.configs()
-            if c.label.startswith(("section 256, tables", "section 256, sentence overlap"))
+            for c in br.shape_configs()
+            if c.label.startswith("section 256")
         ],
     ]
     if only:

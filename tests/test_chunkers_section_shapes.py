@@ -1,4 +1,4 @@
-"""The shape of section chunks: tables packed apart by rows (``table_size``), sentence overlap."""
+"""The shape of section chunks: tables packed apart by rows, sentence overlap, lead-in sentences."""
 
 from __future__ import annotations
 
@@ -69,7 +69,9 @@ def test_a_single_line_with_a_bar_is_not_a_table() -> None:
 def test_tables_are_packed_by_whole_rows_apart_from_the_prose() -> None:
     doc = parse(filing())
     tok = WordTokenizer()
-    chunker = sectionrag.chunker("section", inner="sentence", size=200, table_size=24, tokenizer=tok)
+    chunker = sectionrag.chunker(
+        "section", inner="sentence", size=200, table_size=24, sentence_context=0, tokenizer=tok
+    )
     chunks = chunker.chunk(doc)
     ((ta, tb),) = table_runs(doc.text, 0, len(doc.text))
     inside = [c for c in chunks if ta <= c.start < tb]
@@ -103,7 +105,9 @@ def test_table_size_leaves_prose_only_documents_alone() -> None:
 def test_a_row_longer_than_the_table_size_gets_a_chunk_of_its_own() -> None:
     rows = [("A very long line label that goes on and on and on", "1,000", "2,000"), *ROWS[:2]]
     doc = parse(filing(rows))
-    chunks = sectionrag.chunker("section", inner="sentence", size=200, table_size=8).chunk(doc)
+    chunks = sectionrag.chunker(
+        "section", inner="sentence", size=200, table_size=8, sentence_context=0
+    ).chunk(doc)
     (long,) = [c for c in chunks if "A very long line label" in c.text]
     row = "A very long line label that goes on and on and on | 1,000 | 2,000"
     assert long.text == f"Operating expenses:\n\n{row}"
@@ -194,13 +198,20 @@ def sentence_edges(doc: Document) -> tuple[set[int], set[int]]:
     size=st.integers(12, 60),
     table_size=st.one_of(st.none(), st.integers(4, 40)),
     overlap=st.sampled_from([0.0, 0.15, 0.25, 0.5]),
+    lead=st.sampled_from([0.0, 0.15, 0.5]),
 )
 def test_spans_round_trip_and_no_sentence_is_cut(
-    doc: Document, size: int, table_size: int | None, overlap: float
+    doc: Document, size: int, table_size: int | None, overlap: float, lead: float
 ) -> None:
     tok = WordTokenizer()
     chunker = sectionrag.chunker(
-        "section", inner="sentence", size=size, table_size=table_size, sentence_overlap=overlap, tokenizer=tok
+        "section",
+        inner="sentence",
+        size=size,
+        table_size=table_size,
+        sentence_overlap=overlap,
+        sentence_context=lead,
+        tokenizer=tok,
     )
     chunks = chunker.chunk(doc)
     text = doc.text
@@ -221,3 +232,43 @@ def test_spans_round_trip_and_no_sentence_is_cut(
     if table_size is not None:
         for a, b in table_runs(text, 0, len(text)):
             assert not any(c.start < a < c.end or c.start < b < c.end for c in chunks)
+
+
+# -- sentence_context -----------------------------------------------------------------------
+
+
+def test_the_chunk_before_s_last_sentences_lead_the_header() -> None:
+    doc = parse(f"# Story\n\n{STORY}\n\n# Next\n\n{STORY}\n")
+    off = sectionrag.chunker("section", inner="sentence", size=60, sentence_context=0).chunk(doc)
+    on = sectionrag.chunker("section", inner="sentence", size=60, sentence_context=0.25).chunk(doc)
+    assert [(c.start, c.end, c.text) for c in off] == [
+        (c.start, c.end, c.text) for c in on
+    ]  # spans as they were
+    led = 0
+    for prev, before, c in zip(on, off[1:], on[1:], strict=False):
+        if c.context == before.context:
+            continue
+        led += 1
+        assert c.section_path == prev.section_path  # never from another section
+        header, lead = c.context.split("\n", 1)
+        assert header == before.context
+        assert prev.text.endswith(lead) and lead.startswith("Sentence number")  # whole sentences
+        assert WordTokenizer().count_tokens(lead) <= 15  # 0.25 of 60
+        assert c.token_count == WordTokenizer().count_tokens(c.embed_text) <= 60
+    assert led >= 2
+    first = [c for c in on if c.text.startswith("# ")]
+    assert all("\n" not in c.context for c in first)  # a section's first chunk has nothing before it
+
+
+def test_sentence_context_is_on_by_default_and_needs_the_header() -> None:
+    doc = parse(f"# Story\n\n{STORY}\n")
+    default = sectionrag.chunker("section", inner="sentence", size=120).chunk(doc)
+    assert any("\n" in c.context for c in default)
+    bare = sectionrag.chunker("section", inner="sentence", size=120, contextual_header=False).chunk(doc)
+    assert all(c.context == "" for c in bare)
+
+
+def test_sentence_context_is_validated() -> None:
+    for bad in (-0.1, 0.6, "0.2", None):
+        with pytest.raises(ConfigError, match="sentence_context"):
+            sectionrag.chunker("section", sentence_context=bad)

@@ -34,6 +34,14 @@ each prose chunk after the first of its stretch of text also repeats the
 last whole sentences of the chunk before it, up to ``f`` of the size and as
 far as its own budget leaves room: never across a section start or a table,
 and never a part of a sentence.
+
+With ``sentence_context=f`` (default 0.15; 0 turns it off), each chunk
+after the first of its section also embeds the last whole sentences of the
+chunk before it, up to ``f`` of the size: they go at the end of its
+contextual header (``Chunk.context``), so the vector reads the lead-in a
+paraphrased line of dialogue or a row of figures needs, while the span,
+``text`` and full-text search stay the chunk's own. A chunk whose embedded
+text would then pass the cap keeps its header as it was.
 """
 
 from __future__ import annotations
@@ -58,7 +66,7 @@ from sectionrag.chunkers._context import (
 )
 from sectionrag.chunkers._spans import Measure, trim
 from sectionrag.chunkers.sentence import pack_ranges
-from sectionrag.defaults import DEFAULT_SIZE
+from sectionrag.defaults import DEFAULT_SENTENCE_CONTEXT, DEFAULT_SIZE
 from sectionrag.errors import ConfigError
 from sectionrag.types import Chunk, Document
 
@@ -93,6 +101,12 @@ class SectionChunker(BaseChunker):
             first of its section, the last whole sentences of the chunk before
             it, up to this fraction of the size and within the chunk's budget
             (default 0: no overlap; at most 0.5).
+        sentence_context: Embed, after the contextual header of each chunk
+            after the first of its section, the last whole sentences of the
+            chunk before it, up to this fraction of the size (default
+            :data:`~sectionrag.defaults.DEFAULT_SENTENCE_CONTEXT`; 0 turns it
+            off; at most 0.5; nothing without ``contextual_header``). Spans
+            and ``text`` do not change.
         **inner_params: Passed to the inner strategy (``threshold``,
             ``min_sentences``, ``window``, ``embedder``, ``overlap``, ``unit``, ``pack`` ...).
     """
@@ -111,6 +125,7 @@ class SectionChunker(BaseChunker):
         min_chunks: int = 3,
         table_size: int | None = None,
         sentence_overlap: float = 0.0,
+        sentence_context: float = DEFAULT_SENTENCE_CONTEXT,
         **inner_params: Any,
     ) -> None:
         super().__init__(size=size, tokenizer=tokenizer)
@@ -129,6 +144,10 @@ class SectionChunker(BaseChunker):
         if overlap > 0.5:
             raise ConfigError(f"sentence_overlap must be a fraction of the size from 0 to 0.5, got {overlap}")
         self.sentence_overlap = overlap
+        context = check_number("sentence_context", sentence_context, minimum=0)
+        if context > 0.5:
+            raise ConfigError(f"sentence_context must be a fraction of the size from 0 to 0.5, got {context}")
+        self.sentence_context = context
         if isinstance(inner, str):
             if inner == "section":
                 raise ConfigError("inner strategy cannot be 'section'; choose another strategy")
@@ -160,7 +179,7 @@ class SectionChunker(BaseChunker):
             f"contextual_header={self.contextual_header}, document_title={self.document_title}, "
             f"table_headers={self.table_headers}, "
             f"min_chunks={self.min_chunks}, table_size={self.table_size}, "
-            f"sentence_overlap={self.sentence_overlap})"
+            f"sentence_overlap={self.sentence_overlap}, sentence_context={self.sentence_context})"
         )
 
     def header_for(self, path: tuple[str, ...], title: str = "") -> str:
@@ -196,7 +215,38 @@ class SectionChunker(BaseChunker):
                 planned, carried = whole, carried_whole
         chunks = assemble(document, measure, planned, limit, self.title_of(document))
         # a chunk that carries its parent headings belongs to the subsection it introduces
-        return [replace(c, section_path=carried[c.start]) if c.start in carried else c for c in chunks]
+        chunks = [replace(c, section_path=carried[c.start]) if c.start in carried else c for c in chunks]
+        return self._lead_in(measure, chunks)
+
+    def _lead_in(self, measure: Measure, chunks: list[Chunk]) -> list[Chunk]:
+        """Add the chunk before's last sentences to each chunk's header (``sentence_context``)."""
+        most = int(self.sentence_context * self.limit)
+        if most <= 0 or not self.contextual_header or len(chunks) < 2:
+            return chunks
+        text = measure.text
+        changed: dict[int, str] = {}
+        for i, (prev, c) in enumerate(itertools.pairwise(chunks), start=1):
+            if prev.section_path != c.section_path or prev.end > c.start:
+                continue
+            spans = split_sentences(text, prev.start, prev.end).spans
+            taken, room = len(spans), most
+            for cost in reversed(measure.estimate_spans(spans)):
+                if cost > room:
+                    break
+                room -= cost
+                taken -= 1
+            if taken < len(spans):
+                lead = " ".join(text[a:b] for a, b in spans[taken:])
+                changed[i] = f"{c.context}\n{lead}" if c.context else lead
+        if not changed:
+            return chunks
+        order = sorted(changed)
+        counts = measure.count_many([f"{changed[i]}\n{chunks[i].text}" for i in order])
+        out = list(chunks)
+        for i, n in zip(order, counts, strict=True):
+            if n <= self.limit:
+                out[i] = replace(chunks[i], context=changed[i], token_count=n)
+        return out
 
     def _budget(self, measure: Measure, header: str, limit: int) -> tuple[str, int]:
         """Return the header actually used and the token budget left for the text."""
