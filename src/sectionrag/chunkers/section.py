@@ -224,28 +224,31 @@ class SectionChunker(BaseChunker):
         if most <= 0 or not self.contextual_header or len(chunks) < 2:
             return chunks
         text = measure.text
-        changed: dict[int, str] = {}
+        changed: dict[int, tuple[str, int]] = {}  # chunk index: (new context, tokens of the lead-in)
         for i, (prev, c) in enumerate(itertools.pairwise(chunks), start=1):
             if prev.section_path != c.section_path or prev.end > c.start:
                 continue
             spans = split_sentences(text, prev.start, prev.end).spans
             taken, room = len(spans), most
-            for cost in reversed(measure.estimate_spans(spans)):
+            while taken > 0:  # only the sentences looked at are counted
+                cost = measure.exact(*spans[taken - 1])
                 if cost > room:
                     break
                 room -= cost
                 taken -= 1
             if taken < len(spans):
                 lead = " ".join(text[a:b] for a, b in spans[taken:])
-                changed[i] = f"{c.context}\n{lead}" if c.context else lead
-        if not changed:
-            return chunks
-        order = sorted(changed)
-        counts = measure.count_many([f"{changed[i]}\n{chunks[i].text}" for i in order])
+                context = f"{c.context}\n{lead}" if c.context else lead
+                changed[i] = (context, most - room if measure.additive else -1)
         out = list(chunks)
-        for i, n in zip(order, counts, strict=True):
+        # counts that add up across whitespace: the chunk's own plus its lead-in's; others counted
+        todo = [i for i in sorted(changed) if changed[i][1] < 0]
+        texts = [f"{changed[i][0]}\n{chunks[i].text}" for i in todo]
+        counted = dict(zip(todo, measure.count_many(texts), strict=True))
+        for i, (context, extra) in changed.items():
+            n = chunks[i].token_count + extra if extra >= 0 else counted[i]
             if n <= self.limit:
-                out[i] = replace(chunks[i], context=changed[i], token_count=n)
+                out[i] = replace(chunks[i], context=context, token_count=n)
         return out
 
     def _budget(self, measure: Measure, header: str, limit: int) -> tuple[str, int]:
