@@ -32,6 +32,7 @@ so a second run embeds only new chunks; the unquantised backends of one model
     python benchmarks/bench_retrieval.py --list
     python benchmarks/bench_retrieval.py --only chonkie --no-write --json more.json   # some now ...
     python benchmarks/bench_retrieval.py --only section --json a.json --merge more.json  # ... one table
+    python benchmarks/bench_retrieval.py --shapes --only "tables,overlap" --split dev --no-write  # round 5
 """
 
 from __future__ import annotations

@@ -29,7 +29,10 @@ modes (``hybrid zscore``: hybrid with z-score fusion instead of the default
 min-max fusion), so chunking and search can be told apart; and the default's
 chunks with the header of earlier releases (``section 256, file-name
 header``: the file name and section path only, no issuer) and with table
-heads (``section 256, table heads``: ``table_headers=True``).
+heads (``section 256, table heads``: ``table_headers=True``); ``section 256, no sentence
+context`` (the default's chunks before the fifth round, ``sentence_context=0``) and the chunk
+shapes of the fifth round (``bench_retrieval.shape_configs``: tables packed apart, sentence
+overlap), each with the default search and vector search.
 
 Vectors are cached with ``bench_retrieval.py``'s cache (``benchmarks/.cache``).
 
