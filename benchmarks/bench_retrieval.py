@@ -32,6 +32,7 @@ so a second run embeds only new chunks; the unquantised backends of one model
     python benchmarks/bench_retrieval.py --list
     python benchmarks/bench_retrieval.py --only chonkie --no-write --json more.json   # some now ...
     python benchmarks/bench_retrieval.py --only section --json a.json --merge more.json  # ... one table
+    python benchmarks/bench_retrieval.py --shapes --only "tables,overlap" --split dev --no-write  # round 5
 """
 
 from __future__ import annotations
@@ -251,6 +252,13 @@ def configs() -> list[Config]:
             note="the header of earlier releases: file name and section path, no issuer",
         ),
         Config("section 128", "sectionrag", _section(size=128)),
+        Config(
+            "section 256, no sentence context",
+            "sectionrag",
+            _section(size=256, sentence_context=0),
+            ("hybrid",),
+            note="the default before the fifth round: no lead-in sentences in the header",
+        ),
         Config("fixed 512", "sectionrag", _strategy("fixed", size=512)),
         Config("recursive 512", "sectionrag", _strategy("recursive", size=512)),
         Config("semantic 512", "sectionrag", _strategy("semantic", size=512)),
@@ -265,6 +273,42 @@ def configs() -> list[Config]:
         Config("chonkie semantic 512", "chonkie", _chonkie("semantic", 512)),
         Config("LlamaIndex sentence 200", "llamaindex", _llamaindex_sentence(200, 20)),
         Config("LlamaIndex sentence 512", "llamaindex", _llamaindex_sentence(512, 50)),
+    ]
+
+
+def shape_configs() -> list[Config]:
+    """The chunk shapes of the fifth round (``--shapes``; docs/search.md), each against no lead-in."""
+    off = {"sentence_context": 0}
+    return [
+        *[
+            Config(
+                f"section 256, tables {n}{', table heads' if heads else ''}",
+                "sectionrag",
+                _section(size=256, table_size=n, table_headers=heads, **off),
+                ("hybrid",),
+                note=f"tables packed by rows into chunks of at most {n} tokens (table_size={n})",
+            )
+            for n in (64, 96, 128)
+            for heads in (False, True)
+        ],
+        *[
+            Config(
+                f"section 256, sentence overlap {f}",
+                "sectionrag",
+                _section(size=256, sentence_overlap=f, **off),
+                ("hybrid",),
+                note=f"the last sentences of the chunk before repeated, up to {f} of the size",
+            )
+            for f in (0.1, 0.15, 0.25)
+        ],
+        Config("section 192, no sentence context", "sectionrag", _section(size=192, **off), ("hybrid",)),
+        Config(
+            "section 192, sentence overlap 0.25",
+            "sectionrag",
+            _section(size=192, sentence_overlap=0.25, **off),
+            ("hybrid",),
+            note="192-token chunks, the last sentences of the chunk before repeated, up to 0.25 of the size",
+        ),
     ]
 
 
@@ -565,8 +609,11 @@ def main(argv: list[str] | None = None) -> int:
     )
     p.add_argument("--no-write", action="store_true", help="do not update docs/benchmarks.md")
     p.add_argument("--list", action="store_true", help="list the configurations and exit")
+    p.add_argument(
+        "--shapes", action="store_true", help="add the chunk shapes of the fifth round (docs/search.md)"
+    )
     args = p.parse_args(argv)
-    chosen = configs()
+    chosen = configs() + (shape_configs() if args.shapes else [])
     if args.only:
         wanted = [w.strip().lower() for w in args.only.split(",")]
         chosen = [
@@ -599,7 +646,7 @@ def main(argv: list[str] | None = None) -> int:
     for path in args.merge:
         saved = json.loads(Path(path).read_text(encoding="utf-8"))
         result += [r for r in saved if (r["label"], r["mode"]) not in ran]
-    order = {c.label: i for i, c in enumerate(configs())}
+    order = {c.label: i for i, c in enumerate(configs() + shape_configs())}
     result.sort(key=lambda r: order.get(r["label"], len(order)))  # table order, whatever ran when
     splits = [args.split] if args.split else ["dev", "test"]
     text = "\n\n".join(

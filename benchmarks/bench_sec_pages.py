@@ -29,13 +29,17 @@ modes (``hybrid zscore``: hybrid with z-score fusion instead of the default
 min-max fusion), so chunking and search can be told apart; and the default's
 chunks with the header of earlier releases (``section 256, file-name
 header``: the file name and section path only, no issuer) and with table
-heads (``section 256, table heads``: ``table_headers=True``).
+heads (``section 256, table heads``: ``table_headers=True``); ``section 256, no sentence
+context`` (the default's chunks before the fifth round, ``sentence_context=0``) and the chunk
+shapes of the fifth round (``bench_retrieval.shape_configs``: tables packed apart, sentence
+overlap), each with the default search and vector search.
 
 Vectors are cached with ``bench_retrieval.py``'s cache (``benchmarks/.cache``).
 
     python benchmarks/bench_sec_pages.py                       # prints the table
     python benchmarks/bench_sec_pages.py --corpus /path/to/sec-10q --write   # and updates docs/benchmarks.md
     python benchmarks/bench_sec_pages.py --only "default,fixed"               # some configurations
+    python benchmarks/bench_sec_pages.py --only "=sectionrag default" --modes default,vector
 """
 
 from __future__ import annotations
@@ -131,7 +135,9 @@ def score(question: Question, hits: list[Any]) -> tuple[int, int]:
     return got, len(question.evidence)
 
 
-def run(corpus: Path, k: int, max_pages: int, only: str | None = None) -> tuple[str, dict[str, Any]]:
+def run(
+    corpus: Path, k: int, max_pages: int, only: str | None = None, modes: str | None = None
+) -> tuple[str, dict[str, Any]]:
     import sectionrag
     from sectionrag.stores import LanceDBStore
 
@@ -146,10 +152,28 @@ def run(corpus: Path, k: int, max_pages: int, only: str | None = None) -> tuple[
         ("section 256, file-name header", br.section_variant(256, {"names"}), ("default", "vector")),
         ("section 256, table heads", br.section_variant(256, {"tables"}), ("default", "vector")),
         ("fixed 512", br._strategy("fixed", size=512), ("vector", "hybrid", "hybrid zscore")),
+        (
+            "section 256, no sentence context",
+            br._section(size=256, sentence_context=0),
+            ("default", "vector"),
+        ),
+        *[
+            (c.label, c.make, ("default", "vector"))
+            for c in br.shape_configs()
+            if c.label.startswith("section 256")
+        ],
     ]
     if only:
         wanted = [w.strip().lower() for w in only.split(",")]
-        configs = [c for c in configs if any(w in c[0].lower() for w in wanted)]
+        configs = [
+            c
+            for c in configs
+            if any(c[0].lower() == w[1:] if w.startswith("=") else w in c[0].lower() for w in wanted)
+        ]
+    if modes:
+        keep = {m.strip() for m in modes.split(",")}
+        configs = [(label, make, tuple(m for m in ms if m in keep)) for label, make, ms in configs]
+        configs = [c for c in configs if c[2]]
     rows = []
     with tempfile.TemporaryDirectory(prefix="sectionrag-sec-") as tmp:
         for label, make, modes in configs:
@@ -207,9 +231,10 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("-k", type=int, default=5)
     p.add_argument("--max-pages", type=int, default=3, help="leave out figures printed on more pages")
     p.add_argument("--write", action="store_true", help="update docs/benchmarks.md")
-    p.add_argument("--only", default=None, help="comma-separated label substrings to run")
+    p.add_argument("--only", default=None, help="comma-separated label substrings to run (=LABEL: exactly)")
+    p.add_argument("--modes", default=None, help="comma-separated search modes to run (default: all)")
     args = p.parse_args(argv)
-    text, _ = run(args.corpus, args.k, args.max_pages, args.only)
+    text, _ = run(args.corpus, args.k, args.max_pages, args.only, args.modes)
     print(text)
     if args.write:
         write_doc(text)

@@ -122,7 +122,7 @@ def test_a_chunk_starting_in_a_table_body_repeats_its_headings() -> None:
     doc = MarkdownParser().parse_text(filing(), source="2023_Q3_AAPL.md")
     size = 60
     chunks = sectionrag.chunker(
-        "section", inner="sentence", size=size, min_chunks=0, table_headers=True
+        "section", inner="sentence", size=size, min_chunks=0, table_headers=True, sentence_context=0
     ).chunk(doc)
     in_body = [c for c in chunks if " | " in c.text and "June 25," not in c.text]
     assert len(in_body) >= 2  # the table is cut, so some chunks start inside its body
@@ -145,7 +145,9 @@ def test_a_chunk_starting_in_a_table_body_repeats_its_headings() -> None:
 def test_table_heads_in_a_document_without_sections() -> None:
     rows = "\n".join(f"Item {i} | {i},000 | {i},500" for i in range(1, 30))
     doc = Document.create(f"Sales by item\n\nItem | 2023 | 2022\n{rows}\n", source="sales.txt")
-    chunks = sectionrag.chunker("section", inner="sentence", size=40, table_headers=True).chunk(doc)
+    chunks = sectionrag.chunker(
+        "section", inner="sentence", size=40, table_headers=True, sentence_context=0
+    ).chunk(doc)
     assert len(chunks) >= 3
     assert chunks[0].context == "sales"
     assert all(c.context == "sales > Sales by item: Item | 2023 | 2022" for c in chunks[1:])
@@ -156,7 +158,9 @@ def test_a_table_head_that_would_crowd_out_the_text_is_left_out() -> None:
     wide = " | ".join(f"Heading number {i}" for i in range(12))
     rows = "\n".join(f"Row {i} | {i},000 | {i},500" for i in range(1, 20))
     doc = Document.create(f"{wide}\n{rows}\n", source="wide.txt")
-    chunks = sectionrag.chunker("section", inner="sentence", size=30, table_headers=True).chunk(doc)
+    chunks = sectionrag.chunker(
+        "section", inner="sentence", size=30, table_headers=True, sentence_context=0
+    ).chunk(doc)
     assert all("Heading number" not in c.context and c.token_count <= 30 for c in chunks)
 
 

@@ -3,6 +3,8 @@
 - :func:`document_label`: the document's name for headers: its file name, and
   the organisation its opening names on a line of its own (the issuer on a
   report's or a filing's cover: ``2023 Q3 AAPL (Apple Inc.)``).
+- :func:`table_runs`: where the text tables are, so that a chunker can cut
+  them into chunks of their own.
 - :func:`table_heads`: for each text table (lines of ``|``-separated cells),
   its caption and column-heading rows, so that a chunk starting inside the
   table can say which columns its numbers are in.
@@ -15,7 +17,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-__all__ = ["TableHead", "document_label", "document_name", "issuer", "table_heads"]
+__all__ = ["TableHead", "document_label", "document_name", "issuer", "table_heads", "table_runs"]
 
 #: characters of a document's opening searched for an issuer's name
 OPENING = 4000
@@ -173,6 +175,37 @@ def table_heads(text: str, start: int, end: int, heads: frozenset[int] = frozens
             head = f"{caption.rstrip(':').rstrip()}: {head}"
         if head and body < lines[last][1]:
             out.append(TableHead(body, lines[last][1], _clip(head)))
+        i = last + 1
+    return out
+
+
+def table_runs(text: str, start: int, end: int, *, min_rows: int = 2) -> list[tuple[int, int]]:
+    """Return the spans of the tables of ``text[start:end]``: from a table's first row to its last.
+
+    A table is found as :func:`table_heads` finds it (rows of ``|``-separated
+    cells, with blank lines and short label lines between them), and counts
+    only with at least ``min_rows`` rows (a single line with `` | `` in it is
+    left to the prose around it). Spans are in document offsets, in order,
+    and never overlap.
+    """
+    lines = _lines(text, start, end)
+    out: list[tuple[int, int]] = []
+    i = 0
+    while i < len(lines):
+        a, b = lines[i]
+        if not _is_row(text[a:b].strip()):
+            i += 1
+            continue
+        j, last, rows = i, i, 1
+        while j + 1 < len(lines) and (
+            _is_row(text[lines[j + 1][0] : lines[j + 1][1]].strip())
+            or _between(text[lines[j + 1][0] : lines[j + 1][1]])
+        ):
+            j += 1
+            if _is_row(text[lines[j][0] : lines[j][1]].strip()):
+                last, rows = j, rows + 1
+        if rows >= min_rows:
+            out.append((a, lines[last][1]))
         i = last + 1
     return out
 

@@ -21,20 +21,52 @@ Inc.)``); it is also kept in ``Chunk.title``, which the stores' full-text
 search matches along with the chunk's text. With ``table_headers=True``, a chunk that starts inside a table's
 body also carries the table's caption and column headings, so a row of
 figures says which periods its columns are.
+
+With ``table_size=N``, every text table of two rows or more (lines of
+``|``-separated cells, with blank lines and short labels between them) is
+cut out of the prose around it and packed, by whole rows, into chunks of at
+most ``N`` tokens (header included), while the prose keeps ``size``: each
+table chunk's span is exactly its rows, and a label line (``Operating
+expenses:``) goes with the row after it.
+
+With ``sentence_overlap=f`` (a fraction of the chunk size, at most 0.5),
+each prose chunk after the first of its stretch of text also repeats the
+last whole sentences of the chunk before it, up to ``f`` of the size and as
+far as its own budget leaves room: never across a section start or a table,
+and never a part of a sentence.
+
+With ``sentence_context=f`` (default 0.15; 0 turns it off), each chunk
+after the first of its section also embeds the last whole sentences of the
+chunk before it, up to ``f`` of the size: they go at the end of its
+contextual header (``Chunk.context``), so the vector reads the lead-in a
+paraphrased line of dialogue or a row of figures needs, while the span,
+``text`` and full-text search stay the chunk's own. A chunk whose embedded
+text would then pass the cap keeps its header as it was.
 """
 
 from __future__ import annotations
 
 import bisect
+import itertools
 from collections.abc import Sequence
 from dataclasses import replace
 from typing import Any
 
 from sectionrag import registry
+from sectionrag._checks import check_number
+from sectionrag._sentences import split_sentences
 from sectionrag.chunkers._base import BaseChunker, Planned, assemble, check_int
-from sectionrag.chunkers._context import TableHead, document_label, document_name, table_heads
+from sectionrag.chunkers._context import (
+    TableHead,
+    _is_row,
+    document_label,
+    document_name,
+    table_heads,
+    table_runs,
+)
 from sectionrag.chunkers._spans import Measure, trim
-from sectionrag.defaults import DEFAULT_SIZE
+from sectionrag.chunkers.sentence import pack_ranges
+from sectionrag.defaults import DEFAULT_SENTENCE_CONTEXT, DEFAULT_SIZE
 from sectionrag.errors import ConfigError
 from sectionrag.types import Chunk, Document
 
@@ -61,6 +93,20 @@ class SectionChunker(BaseChunker):
             body the table's caption and column-heading rows (default False).
         min_chunks: Below this many chunks from the sections, chunk the whole
             text instead (default 3; 0 turns it off).
+        table_size: Pack each text table of two rows or more into chunks of
+            whole rows of at most this many tokens, header included, apart
+            from the prose (default None: tables are chunked with the prose).
+            A row longer than that gets a chunk of its own, up to ``size``.
+        sentence_overlap: Repeat, at the start of each prose chunk after the
+            first of its section, the last whole sentences of the chunk before
+            it, up to this fraction of the size and within the chunk's budget
+            (default 0: no overlap; at most 0.5).
+        sentence_context: Embed, after the contextual header of each chunk
+            after the first of its section, the last whole sentences of the
+            chunk before it, up to this fraction of the size (default
+            :data:`~sectionrag.defaults.DEFAULT_SENTENCE_CONTEXT`; 0 turns it
+            off; at most 0.5; nothing without ``contextual_header``). Spans
+            and ``text`` do not change.
         **inner_params: Passed to the inner strategy (``threshold``,
             ``min_sentences``, ``window``, ``embedder``, ``overlap``, ``unit``, ``pack`` ...).
     """
@@ -77,6 +123,9 @@ class SectionChunker(BaseChunker):
         document_title: bool = True,
         table_headers: bool = False,
         min_chunks: int = 3,
+        table_size: int | None = None,
+        sentence_overlap: float = 0.0,
+        sentence_context: float = DEFAULT_SENTENCE_CONTEXT,
         **inner_params: Any,
     ) -> None:
         super().__init__(size=size, tokenizer=tokenizer)
@@ -90,6 +139,15 @@ class SectionChunker(BaseChunker):
             raise TypeError(f"table_headers must be a bool, not {type(table_headers).__name__}")
         self.table_headers = table_headers
         self.min_chunks = check_int("min_chunks", min_chunks, minimum=0)
+        self.table_size = None if table_size is None else check_int("table_size", table_size, minimum=1)
+        overlap = check_number("sentence_overlap", sentence_overlap, minimum=0)
+        if overlap > 0.5:
+            raise ConfigError(f"sentence_overlap must be a fraction of the size from 0 to 0.5, got {overlap}")
+        self.sentence_overlap = overlap
+        context = check_number("sentence_context", sentence_context, minimum=0)
+        if context > 0.5:
+            raise ConfigError(f"sentence_context must be a fraction of the size from 0 to 0.5, got {context}")
+        self.sentence_context = context
         if isinstance(inner, str):
             if inner == "section":
                 raise ConfigError("inner strategy cannot be 'section'; choose another strategy")
@@ -120,7 +178,8 @@ class SectionChunker(BaseChunker):
             f"SectionChunker(size={self.size}, inner={self.inner!r}, "
             f"contextual_header={self.contextual_header}, document_title={self.document_title}, "
             f"table_headers={self.table_headers}, "
-            f"min_chunks={self.min_chunks})"
+            f"min_chunks={self.min_chunks}, table_size={self.table_size}, "
+            f"sentence_overlap={self.sentence_overlap}, sentence_context={self.sentence_context})"
         )
 
     def header_for(self, path: tuple[str, ...], title: str = "") -> str:
@@ -156,7 +215,41 @@ class SectionChunker(BaseChunker):
                 planned, carried = whole, carried_whole
         chunks = assemble(document, measure, planned, limit, self.title_of(document))
         # a chunk that carries its parent headings belongs to the subsection it introduces
-        return [replace(c, section_path=carried[c.start]) if c.start in carried else c for c in chunks]
+        chunks = [replace(c, section_path=carried[c.start]) if c.start in carried else c for c in chunks]
+        return self._lead_in(measure, chunks)
+
+    def _lead_in(self, measure: Measure, chunks: list[Chunk]) -> list[Chunk]:
+        """Add the chunk before's last sentences to each chunk's header (``sentence_context``)."""
+        most = int(self.sentence_context * self.limit)
+        if most <= 0 or not self.contextual_header or len(chunks) < 2:
+            return chunks
+        text = measure.text
+        changed: dict[int, tuple[str, int]] = {}  # chunk index: (new context, tokens of the lead-in)
+        for i, (prev, c) in enumerate(itertools.pairwise(chunks), start=1):
+            if prev.section_path != c.section_path or prev.end > c.start:
+                continue
+            spans = split_sentences(text, prev.start, prev.end).spans
+            taken, room = len(spans), most
+            while taken > 0:  # only the sentences looked at are counted
+                cost = measure.exact(*spans[taken - 1])
+                if cost > room:
+                    break
+                room -= cost
+                taken -= 1
+            if taken < len(spans):
+                lead = " ".join(text[a:b] for a, b in spans[taken:])
+                context = f"{c.context}\n{lead}" if c.context else lead
+                changed[i] = (context, most - room if measure.additive else -1)
+        out = list(chunks)
+        # counts that add up across whitespace: the chunk's own plus its lead-in's; others counted
+        todo = [i for i in sorted(changed) if changed[i][1] < 0]
+        texts = [f"{changed[i][0]}\n{chunks[i].text}" for i in todo]
+        counted = dict(zip(todo, measure.count_many(texts), strict=True))
+        for i, (context, extra) in changed.items():
+            n = chunks[i].token_count + extra if extra >= 0 else counted[i]
+            if n <= self.limit:
+                out[i] = replace(chunks[i], context=context, token_count=n)
+        return out
 
     def _budget(self, measure: Measure, header: str, limit: int) -> tuple[str, int]:
         """Return the header actually used and the token budget left for the text."""
@@ -198,7 +291,7 @@ class SectionChunker(BaseChunker):
             if tables:  # room for the longest table head, or none of them
                 full, full_budget = self._budget(measure, _with_head(header, _longest(tables)), limit)
                 tables, budget = (tables, full_budget) if full else ([], budget)
-            for x, y, n in self._inner(document, measure, start, end, budget):
+            for x, y, n in self._plan(document, measure, start, end, budget):
                 h = _with_head(header, _head_at(tables, trim(text, x, y)[0])) if tables else header
                 out.append((x, y, h, -1 if h else n))
         if carry is not None:  # only headings left (the document ends inside them)
@@ -210,6 +303,55 @@ class SectionChunker(BaseChunker):
         if not (self.table_headers and self.contextual_header):
             return []
         return table_heads(document.text, start, end, frozenset(s.start for s in document.sections))
+
+    def _plan(
+        self, document: Document, measure: Measure, start: int, end: int, budget: int
+    ) -> list[tuple[int, int, int]]:
+        """Plan ``text[start:end]``: the inner strategy, and table rows apart with ``table_size``."""
+        if self.table_size is None:
+            return self._prose(document, measure, start, end, budget)
+        text = document.text
+        rows_budget = max(1, budget - (self.limit - min(self.table_size, self.limit)))
+        out: list[tuple[int, int, int]] = []
+        pos = start
+        for a, b in table_runs(text, start, end):
+            if trim(text, pos, a)[1] > trim(text, pos, a)[0]:
+                out += self._prose(document, measure, pos, a, budget)
+            out += _pack_rows(text, measure, a, b, rows_budget)
+            pos = b
+        if trim(text, pos, end)[1] > trim(text, pos, end)[0]:
+            out += self._prose(document, measure, pos, end, budget)
+        return out
+
+    def _prose(
+        self, document: Document, measure: Measure, start: int, end: int, budget: int
+    ) -> list[tuple[int, int, int]]:
+        """Plan the prose ``text[start:end]`` with the inner strategy, then apply ``sentence_overlap``."""
+        planned = self._inner(document, measure, start, end, budget)
+        if self.sentence_overlap <= 0 or len(planned) < 2:
+            return planned
+        text = document.text
+        cuts = document.boundaries()
+        most = int(self.sentence_overlap * self.limit)
+        out = [planned[0]]
+        for (pa, pb, _), (a, b, n) in itertools.pairwise(planned):
+            pa, pb = trim(text, pa, pb)
+            a, b = trim(text, a, b)
+            room = min(most, budget - (n if n >= 0 else measure.estimate(a, b)) - 2)
+            if room <= 0 or pb > a or pb <= pa or cuts_between(cuts, pb, a):
+                out.append((a, b, n))
+                continue
+            sentences = split_sentences(text, pa, pb, cuts=cuts).spans
+            new_start = a
+            for (sa, sb), cost in zip(
+                reversed(sentences), reversed(measure.estimate_spans(sentences)), strict=False
+            ):
+                if cost > room or sb > a or cuts_between(cuts, sa, a):
+                    break
+                room -= cost
+                new_start = sa
+            out.append((new_start, b, n if new_start == a else -1))
+        return out
 
     def _inner(
         self, document: Document, measure: Measure, start: int, end: int, budget: int
@@ -238,7 +380,7 @@ class SectionChunker(BaseChunker):
                 tables = []
                 header_budget = self._budget(measure, self.header_for(longest, title), limit)[1]
         out: list[Planned] = []
-        for a, b, n in self._inner(document, measure, document.body_start, len(text), header_budget):
+        for a, b, n in self._plan(document, measure, document.body_start, len(text), header_budget):
             pieces = _cut(text, a, b, cuts, heads)
             for x, y, carried_at in pieces:
                 x, y = trim(text, x, y)
@@ -252,6 +394,37 @@ class SectionChunker(BaseChunker):
                     header = _with_head(header, _head_at(tables, x))
                 out.append((x, y, header, n if len(pieces) == 1 and not header else -1))
         return out
+
+
+def _pack_rows(text: str, measure: Measure, start: int, end: int, budget: int) -> list[tuple[int, int, int]]:
+    """Pack the lines of the table ``text[start:end]`` into spans of whole rows that fit ``budget``.
+
+    A line that is not a row (a label such as ``Net sales:``) is kept with the
+    row after it; blank lines are passed over.
+    """
+    items: list[tuple[int, int]] = []
+    first: int | None = None
+    pos = start
+    while pos < end:
+        nl = text.find("\n", pos, end)
+        stop = end if nl < 0 else nl
+        a, b = trim(text, pos, stop)
+        if b > a:
+            first = a if first is None else first
+            if _is_row(text[a:b]):
+                items.append((first, b))
+                first = None
+        pos = stop + 1
+    if first is not None:  # (a table ends with a row; kept for safety)
+        items.append((first, trim(text, first, end)[1]))
+    costs = measure.estimate_spans(items)
+    return [(items[i][0], items[j - 1][1], -1) for i, j in pack_ranges(costs, budget)]
+
+
+def cuts_between(cuts: Sequence[int], a: int, b: int) -> bool:
+    """Tell whether a section start lies in ``(a, b]``."""
+    i = bisect.bisect_right(cuts, a)
+    return i < len(cuts) and cuts[i] <= b
 
 
 def _with_head(header: str, head: str) -> str:
