@@ -63,7 +63,7 @@ def style_of(ln: PdfLine) -> Style:
 
 
 def text_left(lines: list[PdfLine], *, words: int = 0) -> float | None:
-    """The left edge of a page's text block: the leftmost start shared by three lines or more.
+    """Return the left edge of a page's text block: the leftmost start shared by three lines or more.
 
     With ``words``, only lines of that many words or more count (lines of prose,
     not side heads stacked at one edge of the margin).

@@ -341,7 +341,7 @@ def find_headings(pages: list[list[PdfLine]], body: float) -> list[Candidate]:
 
 
 def _is_margin_heading(ln: PdfLine) -> bool:
-    """A line of a margin-heading face that reads as a title: short, with letters, no list mark."""
+    """Tell whether a line of a margin-heading face reads as a title (no list mark, caption or sentence)."""
     text = ln.text
     return (
         ln.role == "body"

@@ -198,7 +198,7 @@ def _run_in_cut(
         return -1
     rb = wide[0][1]
     x = rb[0] + min(0.5, (rb[2] - rb[0]) / 2)
-    idx = raw.FPDFText_GetCharIndexAtPos(tp, x, height - (rb[1] + rb[3]) / 2, 1.0, 1.0)
+    idx = int(raw.FPDFText_GetCharIndexAtPos(tp, x, height - (rb[1] + rb[3]) / 2, 1.0, 1.0))
     if not first < idx < end or not 0 < len(text[first:idx].split()) <= 4:
         return -1
     head_font = fonts.info(tp, first)[0]
@@ -222,7 +222,7 @@ def _run_in_cut(
 
 
 def _family(font: str) -> str:
-    """A font's family: its name before the style suffix (``TeXGyrePagella-Bold`` -> ``texgyrepagella``)."""
+    """Return a font's family: its name before the style (``TeXGyrePagella-Bold``: ``texgyrepagella``)."""
     return re.split(r"[-,_]", font, maxsplit=1)[0].lower()
 
 
