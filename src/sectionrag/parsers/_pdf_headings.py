@@ -369,6 +369,7 @@ _DATE = re.compile(
 _VERSION = r"\d+(?:\.\d+){1,3}(?:[-.]?(?:alpha|beta|rc)\d*)?"
 _ISO_DATE = r"\s*[-\u2013\u2014]?\s*[(\[]?\d{4}-\d{2}-\d{2}[)\]]?"
 _RELEASE = re.compile(rf"^(?:(?:v|version\s+){_VERSION}(?:{_ISO_DATE})?|{_VERSION}{_ISO_DATE})$", re.I)
+_PAGE_AFTER_WORDS = re.compile(r"[^\W\d]{2,}\s+\d{1,4}$")
 _PRIVATE_USE = re.compile("[\ue000-\uf8ff]")
 _NON_WORD = re.compile(r"[^\w\s]")  # no letter, digit, underscore or space: where symbols are
 
@@ -484,6 +485,8 @@ def _is_heading_line(
     small_caps = _SMALL_CAPS_FONT.search(ln.font) is not None and _SECTION_NUMBER.match(ln.text) is not None
     # (a face that sets every heading in small capitals or in lower case reads as capitals)
     if caseless is not None and style_of(ln) in caseless and caseless_line(ln):
+        if _PAGE_AFTER_WORDS.search(ln.text):
+            return False  # "usage 5": an entry of a contents in the heading face, not counted there either
         small_caps = True
     text = ln.text.upper() if small_caps else ln.text
     if ln.role != "body" or len(text) > 150:
