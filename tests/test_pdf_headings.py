@@ -508,4 +508,3 @@ def test_releases_set_larger_inside_one_section_are_its_sub_headings(tmp_path: P
     assert {levels(doc)[r] for r in releases} == {2}
     assert levels(doc)["Implementation"] == 1
     assert section(doc, releases[0]).path == ("Changelog", releases[0])
-
