@@ -460,3 +460,51 @@ def test_bare_section_label_over_its_title_is_one_heading_above_the_slides(tmp_p
         "Commands",
     ]
     assert section(doc, "How it works").path == ("Section 1 Introduction", "How it works")
+
+
+# ------------------------------------------------------------------ margin headings, releases
+
+
+def test_margin_heading_on_the_paragraphs_first_baseline_is_a_heading(tmp_path: Path):
+    # a larger face of another family in the margin, a little before the text it starts on
+    # the same baseline (pdfium reads the two as one line): the head is a sub-heading
+    f = Flow(x=144).heading("1 Widows and orphans", 16).para(4)
+    heads = ["Widows", "Orphans", "Algorithm", "Behaviour"]
+    for head in heads:
+        f.gap(10)
+        f.lines.append(Line(head, x=72, y=f.y, size=13, family="Times"))
+        f.para(5)
+    f.heading("2 Installation", 16).para(6)
+    doc = parse(f.write(tmp_path / "margin-heads.pdf"))
+    assert titles(doc) == ["1 Widows and orphans", *heads, "2 Installation"]
+    assert {levels(doc)[h] for h in heads} == {2}
+    # the paragraph's text stays whole in its section
+    widows = section(doc, "Widows")
+    assert doc.text[widows.start : widows.end].count(".") == 1
+
+
+def test_margin_head_in_the_text_face_family_stays_text(tmp_path: Path):
+    # the same layout with the head in the text's own family and size is a paragraph's first words
+    f = Flow(x=144).heading("1 Widows and orphans", 16).para(4)
+    for head in ["Widows", "Orphans", "Algorithm", "Behaviour"]:
+        f.gap(10)
+        f.lines.append(Line(head, x=100, y=f.y))
+        f.para(5)
+    doc = parse(f.write(tmp_path / "same-face.pdf"))
+    assert titles(doc) == ["1 Widows and orphans"]
+
+
+def test_releases_set_larger_inside_one_section_are_its_sub_headings(tmp_path: Path):
+    f = Flow()
+    for title in ("preface", "installation", "usage"):
+        f.heading(title.title(), 14).para(6)
+    f.heading("Changelog", 14).para(3)
+    releases = ["v3.0.0 (2022-11-22)", "v2.2.2 (2022-08-23)", "v2.2.1 (2022-07-28)"]
+    for release in releases:
+        f.heading(release, 16, bold=False, italic=True).para(4)
+    f.heading("Implementation", 14).para(6)
+    doc = parse(f.write(tmp_path / "changelog.pdf"))
+    assert titles(doc) == ["Preface", "Installation", "Usage", "Changelog", *releases, "Implementation"]
+    assert {levels(doc)[r] for r in releases} == {2}
+    assert levels(doc)["Implementation"] == 1
+    assert section(doc, releases[0]).path == ("Changelog", releases[0])

@@ -23,7 +23,9 @@ __all__ = [
     "caseless_line",
     "hangs",
     "light_heading_styles",
+    "margin_heading_styles",
     "rising",
+    "text_left",
     "small_heading_styles",
     "style_of",
     "term_styles",
@@ -58,6 +60,59 @@ Style = tuple[float, str, bool, bool]
 
 def style_of(ln: PdfLine) -> Style:
     return (round(ln.size * 2) / 2, ln.font, ln.bold, ln.italic)
+
+
+def text_left(lines: list[PdfLine], *, words: int = 0) -> float | None:
+    """Return the left edge of a page's text block: the leftmost start shared by three lines or more.
+
+    With ``words``, only lines of that many words or more count (lines of prose,
+    not side heads stacked at one edge of the margin).
+    """
+    starts = Counter(round(ln.x0 / 2) for ln in lines if len(ln.text.split()) >= words)
+    shared = [2.0 * k - 2.0 for k, n in starts.items() if n >= 3]
+    return min(shared) if shared else None
+
+
+def margin_heading_styles(pages: list[list[PdfLine]], body: float) -> set[Style]:
+    """Faces of short lines in the left margin, each beside the start of a paragraph: margin headings.
+
+    Some designs set their lowest headings in the margin, on the baseline of
+    the paragraph they head (``Widows`` left of ``A "widow" occurs ...``). A
+    face counts when at least three of its margin lines (short, ending left of
+    the text block, not like a sentence) sit beside text starting in the block
+    at their height, three quarters of them say something different (a label
+    repeated beside boxes, ``NOTE``, is no heading), and the face is larger
+    than the text (a bold label at the text size in the margin is a note).
+    """
+    beside: Counter[Style] = Counter()
+    texts: dict[Style, set[str]] = {}
+    total: Counter[Style] = Counter()
+    for lines in pages:
+        left = text_left(lines, words=5)
+        if left is None:
+            continue
+        for ln in lines:
+            if ln.role != "body" or ln.x1 >= left - 0.5 * body or CODE_FONT.search(ln.font):
+                continue
+            if (
+                not 0 < len(ln.text.split()) <= 5
+                or ln.text[-1:] in ".,;:"
+                or sum(map(str.isalpha, ln.text)) < 2
+            ):
+                continue
+            key = style_of(ln)
+            total[key] += 1
+            if any(
+                o is not ln and abs(o.x0 - left) < 3 and -0.5 * body <= o.top - ln.top < 1.5 * ln.size
+                for o in lines
+            ):
+                beside[key] += 1
+                texts.setdefault(key, set()).add(ln.text.lower())
+    return {
+        key
+        for key, n in beside.items()
+        if n >= 3 and n >= 0.75 * total[key] and len(texts[key]) >= 0.75 * n and key[0] >= 1.12 * body
+    }
 
 
 def small_heading_styles(pages: list[list[PdfLine]], body: float) -> set[Style]:

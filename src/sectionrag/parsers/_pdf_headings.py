@@ -22,10 +22,12 @@ from sectionrag.parsers._pdf_faces import (
     code_heading_styles,
     hangs,
     light_heading_styles,
+    margin_heading_styles,
     rising,
     small_heading_styles,
     style_of,
     term_styles,
+    text_left,
 )
 from sectionrag.parsers._pdfium import CODE_FONT, PdfLine
 from sectionrag.parsers._sections import normalize_title
@@ -170,13 +172,12 @@ def find_headings(pages: list[list[PdfLine]], body: float) -> list[Candidate]:
     code_scale = _code_scale(pages, body)
     terms = term_styles(pages, body)
     caseless = caseless_heading_styles(pages, body)
+    margin = margin_heading_styles(pages, body)
     out: list[Candidate] = []
     for page_index, lines in enumerate(pages):
         text_width = max((ln.x1 for ln in lines), default=0.0) - min((ln.x0 for ln in lines), default=0.0)
-        # the left edge of the text block: the leftmost start shared by three lines or more
-        starts = Counter(round(ln.x0 / 2) for ln in lines)
-        shared = [2.0 * k - 2.0 for k, n in starts.items() if n >= 3]
-        text_left = min(shared) if shared else None
+        left = text_left(lines)
+        prose_left = text_left(lines, words=5)
         leadered = [ln for ln in lines if is_toc_line(ln.text)]
         referenced = sum(1 for ln in lines if _ends_with_page_ref(ln.text) and not is_toc_line(ln.text))
         toc_lines = len(leadered) + referenced
@@ -196,7 +197,14 @@ def find_headings(pages: list[list[PdfLine]], body: float) -> list[Candidate]:
             ln = lines[i]
             prev = lines[i - 1] if i > 0 else None
             nxt = lines[i + 1] if i + 1 < len(lines) else None
-            ok = _is_heading_line(ln, prev, nxt, body, pitch, light, small, caseless)
+            in_margin = left is not None and ln.x1 < left
+            marginal = (
+                prose_left is not None
+                and ln.x1 < prose_left
+                and style_of(ln) in margin
+                and _is_margin_heading(ln)
+            )
+            ok = marginal or _is_heading_line(ln, prev, nxt, body, pitch, light, small, caseless)
             if (
                 ok
                 and toc_page
@@ -204,16 +212,22 @@ def find_headings(pages: list[list[PdfLine]], body: float) -> list[Candidate]:
                 and normalize_for_match(ln.text) not in BOOK_TITLES  # the page's own title stays
             ):
                 ok = False
-            if ok and text_left is not None and ln.x1 < text_left:
+            if ok and ln.run_in and not marginal:
+                ok = False  # a larger name run into its text inside the block (a member's title over code)
+            if ok and in_margin and not marginal:
                 ok = False  # a marginal label ("NOTE" beside a box), not a heading
             if ok and style_of(ln) in terms and hangs(lines, i, body) and not numbering_order(ln.text)[1]:
                 ok = False  # the term of a definition ("Constant: AES_BLOCK_SIZE" over its indented text)
-            if ok and any(
-                _cell_beside(ln, o)
-                and not {round(o.x0 / 3) + d for d in (-1, 0, 1)} & columns
-                and not _other_column(ln, o, columns)
-                for o in (*by_row[ln.row], *_staggered(ln, by_row))
-                if o is not ln
+            if (
+                ok
+                and not marginal
+                and any(
+                    _cell_beside(ln, o)
+                    and not {round(o.x0 / 3) + d for d in (-1, 0, 1)} & columns
+                    and not _other_column(ln, o, columns)
+                    for o in (*by_row[ln.row], *_staggered(ln, by_row))
+                    if o is not ln
+                )
             ):
                 ok = False  # a table's header or row label: bold cells or figures share its row
             if not ok:
@@ -263,7 +277,7 @@ def find_headings(pages: list[list[PdfLine]], body: float) -> list[Candidate]:
                 stack = (
                     nxt.font == last.font
                     and all(len(g.text.split()) <= 5 for g in (*group, nxt))
-                    and abs(nxt.x0 - last.x0) < 2
+                    and (abs(nxt.x0 - last.x0) < 2 or (marginal and abs(nxt.x1 - last.x1) < 2))
                     and 0 <= nxt.top - last.bottom < 0.5 * last.size
                 )
                 if not stack and len(group) >= 3:
@@ -326,6 +340,18 @@ def find_headings(pages: list[list[PdfLine]], body: float) -> list[Candidate]:
     return out
 
 
+def _is_margin_heading(ln: PdfLine) -> bool:
+    """Tell whether a line of a margin-heading face reads as a title (no list mark, caption or sentence)."""
+    text = ln.text
+    return (
+        ln.role == "body"
+        and text[:1] not in _BULLETS
+        and not _CAPTION.match(text)
+        and not _DATE.match(text)
+        and not looks_like_sentence(text, max_words=18)
+    )
+
+
 _CAPTION = re.compile(
     r"^(?:Table|Figure|Fig\.|Listing|Algorithm|Exhibit|Chart|Plate|Illustration|Drawing)"
     r"\s+[\dA-Z][\d.\-]*[:.]?\s",
@@ -339,6 +365,11 @@ _DATE = re.compile(
 )
 
 
+# a release's version, "v" or "Version" before it, and its ISO date: "v3.0.0 (2022-11-22)", "1.2 - 2021-05-01"
+_VERSION = r"\d+(?:\.\d+){1,3}(?:[-.]?(?:alpha|beta|rc)\d*)?"
+_ISO_DATE = r"\s*[-\u2013\u2014]?\s*[(\[]?\d{4}-\d{2}-\d{2}[)\]]?"
+_RELEASE = re.compile(rf"^(?:(?:v|version\s+){_VERSION}(?:{_ISO_DATE})?|{_VERSION}{_ISO_DATE})$", re.I)
+_PAGE_AFTER_WORDS = re.compile(r"[^\W\d]{2,}\s+\d{1,4}$")
 _PRIVATE_USE = re.compile("[\ue000-\uf8ff]")
 _NON_WORD = re.compile(r"[^\w\s]")  # no letter, digit, underscore or space: where symbols are
 
@@ -454,6 +485,8 @@ def _is_heading_line(
     small_caps = _SMALL_CAPS_FONT.search(ln.font) is not None and _SECTION_NUMBER.match(ln.text) is not None
     # (a face that sets every heading in small capitals or in lower case reads as capitals)
     if caseless is not None and style_of(ln) in caseless and caseless_line(ln):
+        if _PAGE_AFTER_WORDS.search(ln.text):
+            return False  # "usage 5": an entry of a contents in the heading face, not counted there either
         small_caps = True
     text = ln.text.upper() if small_caps else ln.text
     if ln.role != "body" or len(text) > 150:
@@ -497,10 +530,13 @@ def _is_heading_line(
     index_letter = len(text) == 1 and "A" <= text <= "Z" and (ln.bold or ln.size >= 1.12 * body)
     # a chapter's number set large over its title ("1" over "INTRODUCTION"); kept only when merged
     display_number = letters == 0 and _bare_number(text) is not None and ln.size >= 1.4 * body
+    # a release of a change log ("v3.0.0 (2022-11-22)") set larger than the text is a title, not a formula
+    release = ln.size >= 1.12 * body and _RELEASE.match(text) is not None
     if (
         letters < 2
         and not index_letter
         and not display_number
+        and not release
         and not (numbered and style is not None and style.depth >= 2)
     ):
         return False
@@ -511,7 +547,7 @@ def _is_heading_line(
         return False
     # (a section number is no formula: "7.1.1.3 SHA3-512" is judged by its title, and vouches for it)
     mathy = _is_mathy(rest, 0.3) if numbered and rest else _is_mathy(text)
-    if _CAPTION.match(text) or _DATE.match(text) or (letters >= 2 and mathy):
+    if _CAPTION.match(text) or _DATE.match(text) or (letters >= 2 and mathy and not release):
         return False
     if numbered and style is not None and style.kind in ("num", "alnum") and len(rest.split()) > 8:
         check = rest.rstrip("?!:")  # "1. Determine whether any printers use the backends." is a step

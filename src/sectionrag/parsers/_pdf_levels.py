@@ -5,6 +5,7 @@ from __future__ import annotations
 import bisect
 import re
 from collections import Counter
+from collections.abc import Callable
 
 from sectionrag.parsers._pdf_contents import apply_contents
 from sectionrag.parsers._pdf_headings import ORDER, Candidate, numbering_order
@@ -240,6 +241,7 @@ def rank_headings(candidates: list[Candidate], line_offsets: dict[int, int]) -> 
             and keys[i] < min(others)
         ):
             keys[i] = min(others)
+    _contained_styles(candidates, keys, style_key)
     # merge styles that numbering says are the same level (a numbered "2.1" in two sizes)
     ranked = sorted(set(keys))
     rank_of = {k: i + 1 for i, k in enumerate(ranked)}
@@ -252,6 +254,41 @@ def rank_headings(candidates: list[Candidate], line_offsets: dict[int, int]) -> 
         out.append(Heading(line_offsets[id(c.lines[0])], rank, c.title))
     out.sort(key=lambda h: h.start)
     return out
+
+
+def _contained_styles(
+    candidates: list[Candidate],
+    keys: list[tuple[float, int]],
+    style_key: Callable[[Candidate], tuple[float, bool, bool]],
+) -> None:
+    """Rank a style found only inside one section of a lesser style at the level below that one.
+
+    A change log may set its releases (``v3.0.0 (2022-11-22)``) larger than the
+    section headings, yet they all sit between one section heading
+    (``changelog``) and the next: they are that section's sub-headings, at the
+    level that sub-headings take elsewhere. Unnumbered styles of two headings
+    or more only; the section's style must have three headings or more.
+    """
+    positions: dict[tuple[float, bool, bool], list[int]] = {}
+    for i, c in enumerate(candidates):
+        positions.setdefault(style_key(c), []).append(i)
+    for inner, spots in positions.items():
+        if len(spots) < 2 or any(candidates[i].numbered for i in spots):
+            continue
+        for outer, tops in positions.items():
+            if outer == inner or len(tops) < 3 or keys[tops[0]] <= keys[spots[0]]:
+                continue
+            k = bisect.bisect_left(tops, spots[0])
+            if k == 0 or k == len(tops) or tops[k] < spots[-1]:
+                continue  # not all after one heading of the outer style and before its next
+            outer_key = keys[tops[k - 1]]
+            below = sorted(
+                key for key in set(keys) if key > outer_key and key not in {keys[i] for i in spots}
+            )
+            new = below[0] if below else (outer_key[0] + 0.5, outer_key[1] + 1)
+            for i in spots:
+                keys[i] = new
+            break
 
 
 def _below_contents(

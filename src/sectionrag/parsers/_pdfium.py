@@ -48,6 +48,8 @@ class PdfLine:
         row: Index of the visual row on the page (pieces of one row share it).
         role: ``body``, ``furniture`` (header, footer, page number), ``heading`` or ``table``.
         column_top: The line starts the right-hand column of a two-column band.
+        run_in: The line is a head in its own, larger face split off the text
+            that it starts on the same baseline (a margin heading).
     """
 
     text: str
@@ -64,6 +66,7 @@ class PdfLine:
     role: str = "body"
     cells: list[str] = field(default_factory=list)
     column_top: bool = False
+    run_in: bool = False
 
     @property
     def height(self) -> float:
@@ -167,6 +170,62 @@ def _join_spaced_letters(
     return "".join(out)
 
 
+def _run_in_cut(
+    raw: Any,
+    tp: Any,
+    text: str,
+    fonts: _FontCache,
+    rects: list[tuple[float, float, float, float]],
+    first: int,
+    end: int,
+    size: float,
+    height: float,
+) -> int:
+    """Return where the text starts after a head in its own face that leads the line, else -1.
+
+    The head is the line's first text runs, up to a gap of at least half its
+    size (wider than a word space): one to four words in a font family other
+    than the text's and larger than the text (a section number a quad before
+    its title, or a bold run-in head at the text's size, stays in the line; so
+    does a name before code set smaller than the text).
+    """
+    wide = [
+        (ra, rb)
+        for ra, rb in itertools.pairwise(rects[:5])
+        if rb[0] - ra[2] >= 0.5 * size and abs(rb[1] - ra[1]) < size
+    ]
+    if not wide:
+        return -1
+    rb = wide[0][1]
+    x = rb[0] + min(0.5, (rb[2] - rb[0]) / 2)
+    idx = int(raw.FPDFText_GetCharIndexAtPos(tp, x, height - (rb[1] + rb[3]) / 2, 1.0, 1.0))
+    if not first < idx < end or not 0 < len(text[first:idx].split()) <= 4:
+        return -1
+    head_font = fonts.info(tp, first)[0]
+    if not head_font or sum(map(str.isalpha, text[first:idx])) < 2:
+        return -1
+    # the text's face: the first of the rest's first, middle and last characters in another
+    # family (its first letter may be an initial, a name in it may be set in the head's face)
+    rest = text[idx:end].rstrip()
+    for sample in (idx, _middle_char(rest, idx), idx + len(rest) - 1):
+        text_font = fonts.info(tp, sample)[0]
+        if text_font and _family(text_font) != _family(head_font):
+            break
+    else:
+        return -1
+    if CODE_FONT.search(text_font):
+        return -1
+    text_size = raw.FPDFText_GetFontSize(tp, sample) * _matrix_scale(raw, tp, sample, raw.FS_MATRIX())
+    if not size >= 1.12 * text_size > 0:
+        return -1
+    return idx
+
+
+def _family(font: str) -> str:
+    """Return a font's family: its name before the style (``TeXGyrePagella-Bold``: ``texgyrepagella``)."""
+    return re.split(r"[-,_]", font, maxsplit=1)[0].lower()
+
+
 def extract_page_lines(page: Any, page_index: int, *, gap_em: float = 1.6) -> list[PdfLine]:
     """Return the text lines of one pypdfium2 page in pdfium's order.
 
@@ -219,6 +278,13 @@ def extract_page_lines(page: Any, page_index: int, *, gap_em: float = 1.6) -> li
                         idx = raw.FPDFText_GetCharIndexAtPos(tp, x, y, 1.0, 1.0)
                         if cuts[-1] < idx < end:
                             cuts.append(idx)
+            # a head set in its own face a gap before the text that it starts (a margin or run-in
+            # heading on the paragraph's first baseline) is a piece of its own
+            runin = -1
+            if len(cuts) == 1 and len(rects) > 1 and size > 0:
+                runin = _run_in_cut(raw, tp, text, fonts, rects, first, end, size, height)
+                if runin > 0:
+                    cuts.append(runin)
             cuts.append(end)
             pieces: list[tuple[int, int]] = list(itertools.pairwise(cuts))
             for a, b in pieces:
@@ -243,12 +309,14 @@ def extract_page_lines(page: Any, page_index: int, *, gap_em: float = 1.6) -> li
                 y1 = max(r[3] for r in box)
                 # size and weight by the majority of three samples (first, middle, last character):
                 # a large marginal glyph ("NOTE") or a last word in code type does not restyle a line
-                psize = size if a == start else (raw.FPDFText_GetFontSize(tp, i0) * scale or size)
+                # (the text after a run-in head has its own scale: the head's may be larger)
+                own = _matrix_scale(raw, tp, i0, matrix) if a == runin else scale
+                psize = size if a == start else (raw.FPDFText_GetFontSize(tp, i0) * own or size)
                 head = fonts.info(tp, i0)
                 font, bold, italic = head
                 if i1 > i0:
                     tail = fonts.info(tp, i1)
-                    size_last = raw.FPDFText_GetFontSize(tp, i1) * scale or psize
+                    size_last = raw.FPDFText_GetFontSize(tp, i1) * own or psize
                     capitals = is_all_caps(stripped)
                     # when the first and last characters agree, the middle one cannot outvote them
                     # (capitals excepted: their size is the largest of the three)
@@ -259,7 +327,7 @@ def extract_page_lines(page: Any, page_index: int, *, gap_em: float = 1.6) -> li
                         if font_mid == font_last:
                             font = font_mid  # a line number or a bullet in another face leads the line
                         psize0 = psize
-                        size_mid = raw.FPDFText_GetFontSize(tp, im) * scale or psize
+                        size_mid = raw.FPDFText_GetFontSize(tp, im) * own or psize
                         sizes = sorted((psize, size_mid, size_last))
                         # faked small capitals ("S" then "TOCK" a size smaller) keep the capitals' size
                         psize = sizes[2] if capitals else sizes[1]
@@ -285,6 +353,7 @@ def extract_page_lines(page: Any, page_index: int, *, gap_em: float = 1.6) -> li
                         font=font,
                         page=page_index,
                         row=row,
+                        run_in=runin > 0 and a == start,
                     )
                 )
             row += 1
