@@ -7,6 +7,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import sectionrag
+from _filing_rows import ROWS
 from sectionrag import Document, Pipeline
 from sectionrag.chunkers._context import document_label, issuer, table_heads
 from sectionrag.parsers.markdown import MarkdownParser
@@ -23,17 +24,6 @@ FORM 10-Q
 (Exact name of registrant as specified in its charter)
 
 """
-
-ROWS = [
-    ("Products", "60,584", "63,355"),
-    ("Services", "21,213", "19,604"),
-    ("Total net sales", "81,797", "82,959"),
-    ("Research and development", "7,442", "6,797"),
-    ("Selling, general and administrative", "5,973", "6,012"),
-    ("Operating income", "22,998", "23,076"),
-    ("Provision for income taxes", "2,852", "3,624"),
-    ("Net income", "19,881", "19,442"),
-]
 
 
 def filing(name: str = "Apple Inc.", rows: list[tuple[str, str, str]] = ROWS) -> str:

@@ -10,6 +10,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import sectionrag
+from _filing_rows import ROWS
 from sectionrag import Document
 from sectionrag._sentences import split_sentences
 from sectionrag.chunkers._context import table_runs
@@ -18,16 +19,6 @@ from sectionrag.eval.metrics import chunk_stats
 from sectionrag.parsers.markdown import MarkdownParser
 from sectionrag.tokenizers import WordTokenizer
 
-ROWS = [
-    ("Products", "60,584", "63,355"),
-    ("Services", "21,213", "19,604"),
-    ("Total net sales", "81,797", "82,959"),
-    ("Research and development", "7,442", "6,797"),
-    ("Selling, general and administrative", "5,973", "6,012"),
-    ("Operating income", "22,998", "23,076"),
-    ("Provision for income taxes", "2,852", "3,624"),
-    ("Net income", "19,881", "19,442"),
-]
 PROSE = (
     "Net sales rose in the quarter. Services grew faster than products did. "
     "The company expects the trend to continue. Costs were flat."

@@ -153,29 +153,14 @@ def table_heads(text: str, start: int, end: int, heads: frozenset[int] = frozens
     """
     lines = _lines(text, start, end)
     out: list[TableHead] = []
-    i = 0
-    while i < len(lines):
-        a, b = lines[i]
-        if not _is_row(text[a:b].strip()):
-            i += 1
-            continue
-        j, last = i, i  # run over the table
-        while j + 1 < len(lines) and (
-            _is_row(text[lines[j + 1][0] : lines[j + 1][1]].strip())
-            or _between(text[lines[j + 1][0] : lines[j + 1][1]])
-        ):
-            j += 1
-            if _is_row(text[lines[j][0] : lines[j][1]].strip()):
-                last = j
-        rows = [k for k in range(i, last + 1) if _is_row(text[lines[k][0] : lines[k][1]].strip())]
+    for rows in _tables(text, lines):
         head_rows, body = _column_headings(text, lines, rows)
-        caption = _caption(text, lines, i, heads)
+        caption = _caption(text, lines, rows[0], heads)
         head = " / ".join(head_rows)
         if head and caption:
             head = f"{caption.rstrip(':').rstrip()}: {head}"
-        if head and body < lines[last][1]:
-            out.append(TableHead(body, lines[last][1], _clip(head)))
-        i = last + 1
+        if head and body < lines[rows[-1]][1]:
+            out.append(TableHead(body, lines[rows[-1]][1], _clip(head)))
     return out
 
 
@@ -189,24 +174,31 @@ def table_runs(text: str, start: int, end: int, *, min_rows: int = 2) -> list[tu
     and never overlap.
     """
     lines = _lines(text, start, end)
-    out: list[tuple[int, int]] = []
+    return [(lines[rows[0]][0], lines[rows[-1]][1]) for rows in _tables(text, lines) if len(rows) >= min_rows]
+
+
+def _tables(text: str, lines: list[tuple[int, int]]) -> list[list[int]]:
+    """Return the tables among ``lines``, each as the indices of its rows, in order.
+
+    A table starts at a row and runs over rows, blank lines and short label
+    lines; it ends at its last row.
+    """
+    out: list[list[int]] = []
     i = 0
     while i < len(lines):
-        a, b = lines[i]
-        if not _is_row(text[a:b].strip()):
+        if not _is_row(text[lines[i][0] : lines[i][1]].strip()):
             i += 1
             continue
-        j, last, rows = i, i, 1
+        rows, j = [i], i
         while j + 1 < len(lines) and (
             _is_row(text[lines[j + 1][0] : lines[j + 1][1]].strip())
             or _between(text[lines[j + 1][0] : lines[j + 1][1]])
         ):
             j += 1
             if _is_row(text[lines[j][0] : lines[j][1]].strip()):
-                last, rows = j, rows + 1
-        if rows >= min_rows:
-            out.append((a, lines[last][1]))
-        i = last + 1
+                rows.append(j)
+        out.append(rows)
+        i = rows[-1] + 1
     return out
 
 

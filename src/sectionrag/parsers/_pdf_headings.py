@@ -33,7 +33,10 @@ from sectionrag.parsers._pdfium import CODE_FONT, PdfLine
 from sectionrag.parsers._sections import normalize_title
 from sectionrag.parsers.headings import (
     ADMONITIONS,
+    APPENDIX_WORDS,
     BOOK_TITLES,
+    CHAPTER_WORDS,
+    PART_WORDS,
     classify,
     is_all_caps,
     is_toc_line,
@@ -117,10 +120,13 @@ def _runs_on(text: str) -> bool:
     return bool(words) and (words[-1].lower() in _CONNECTORS or text.endswith(("-", ",")))
 
 
-_LABEL_WORDS = frozenset(
-    {"chapter", "part", "appendix", "book", "lecture", "lesson", "unit"}
-    | {"chapitre", "partie", "annexe", "kapitel", "teil", "anhang", "cap\u00edtulo", "capitolo"}
-)
+# (a lone "Annex" is not read as a label over its number here)
+_LABEL_WORDS = (frozenset(CHAPTER_WORDS + PART_WORDS + APPENDIX_WORDS) - {"annex"}) | {
+    "book",
+    "lecture",
+    "lesson",
+    "unit",
+}
 
 
 def _is_label_word(text: str) -> bool:
@@ -313,7 +319,7 @@ def find_headings(pages: list[list[PdfLine]], body: float) -> list[Candidate]:
                 title = normalize_title(" ".join([number, *(g.text for g in group[1:])]))
             else:
                 title = normalize_title(" ".join(g.text for g in group))
-            small_caps = all(_SMALL_CAPS_FONT.search(g.font) for g in group)  # "a.1 appendix" is "A.1"
+            small_caps = all(SMALL_CAPS_FONT.search(g.font) for g in group)  # "a.1 appendix" is "A.1"
             order, numbered = numbering_order(title.upper() if small_caps else title)
             labelled = len(group) > 1 and (
                 number is not None or bool(word_label) or _is_label_only(group[0].text)
@@ -457,7 +463,6 @@ def _ends_with_page_ref(text: str) -> bool:
 
 
 _SECTION_NUMBER = re.compile(r"^(?:\d+|[A-Za-z])(?:\.\d+)+\.?\s+\S|^\d+\.?\s+\S")
-_SMALL_CAPS_FONT = SMALL_CAPS_FONT
 _BULLETS = "\u2022\u25e6\u25aa\u25ab\u25a0\u25a1\u25cf\u25cb\u2023\u2043\u2219\u2666\u27a2\uf0b7\uf0a7"
 _LETTERED = re.compile(r"^(?:Appendix\s+)?[A-Z](?:[.:]|\s+[A-Z])", re.I)
 _CITATION = re.compile(r"^\[\d{1,3}\]\s")
@@ -482,7 +487,7 @@ def _is_heading_line(
     # a small-capitals face ("TeXPalladioL-SC", "cmcsc10") shows its lower-case letters as capitals;
     # read so only behind a section number ("2.1 a new section"): an unnumbered line in small
     # capitals is as often a name (a speaker in a play, an author) as a heading
-    small_caps = _SMALL_CAPS_FONT.search(ln.font) is not None and _SECTION_NUMBER.match(ln.text) is not None
+    small_caps = SMALL_CAPS_FONT.search(ln.font) is not None and _SECTION_NUMBER.match(ln.text) is not None
     # (a face that sets every heading in small capitals or in lower case reads as capitals)
     if caseless is not None and style_of(ln) in caseless and caseless_line(ln):
         if _PAGE_AFTER_WORDS.search(ln.text):

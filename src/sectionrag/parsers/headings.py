@@ -14,7 +14,10 @@ from dataclasses import dataclass
 
 __all__ = [
     "ADMONITIONS",
+    "APPENDIX_WORDS",
     "BOOK_TITLES",
+    "CHAPTER_WORDS",
+    "PART_WORDS",
     "HeadingStyle",
     "classify",
     "has_trailing_page_number",
@@ -95,17 +98,19 @@ _ROMAN = r"(?:(?=[MDCLXVI])M{0,3}(?:CM|CD|D?C{0,3})(?:XC|XL|L?X{0,3})(?:IX|IV|V?
 _SEP = r"(?:[.:)]|\s*[-\u2013\u2014:]\s*)?"
 
 
-def _words(*words: str) -> str:
-    """Return an alternation of label words as printed (capitalised or in capitals); remember them."""
-    _LABELS.extend(words)
+def _printed(words: tuple[str, ...]) -> str:
+    """Return an alternation of label words as printed (capitalised or in capitals)."""
     return "|".join(form for w in words for form in (w.upper(), w.capitalize()))
 
 
 # the label words of English, French, German, Spanish and Italian documents (babel, LibreOffice)
-_LABELS: list[str] = []
-_CHAPTER_WORDS = _words("chapter", "chapitre", "kapitel", "cap\u00edtulo", "capitolo")
-_PART_WORDS = _words("part", "partie", "teil")
-_APPENDIX_WORDS = _words("appendix", "annex", "annexe", "anhang")
+CHAPTER_WORDS = ("chapter", "chapitre", "kapitel", "cap\u00edtulo", "capitolo")
+PART_WORDS = ("part", "partie", "teil")
+APPENDIX_WORDS = ("appendix", "annex", "annexe", "anhang")
+_LABELS = CHAPTER_WORDS + PART_WORDS + APPENDIX_WORDS
+_CHAPTER_WORDS = _printed(CHAPTER_WORDS)
+_PART_WORDS = _printed(PART_WORDS)
+_APPENDIX_WORDS = _printed(APPENDIX_WORDS)
 
 _PATTERNS: tuple[tuple[str, int | None, re.Pattern[str]], ...] = (
     (
