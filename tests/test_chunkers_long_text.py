@@ -74,6 +74,7 @@ def test_sentence_aware_strategies_never_cut_inside_a_sentence(book: Document, t
             assert stats.boundaries_in_sentence == stats.excused_in_sentence, (label, size, stats)
             if name == "section":
                 assert stats.mixed_chunks == 0
+                assert (stats.fine_chunks > 0) == (size == 512)  # fine chunks of 256 tokens; none of 64
             report[(label, size)] = (stats.chunks, stats.fragment_rate, stats.excused_in_sentence)
     # at 512 tokens no sentence of the novel is too long: not a single cut inside a sentence
     assert all(report[(label, 512)][1] == 0.0 for label in strategies)

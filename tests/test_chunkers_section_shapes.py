@@ -1,4 +1,4 @@
-"""The shape of section chunks: tables packed apart by rows, sentence overlap, lead-in sentences."""
+"""The shape of section chunks: tables packed apart by rows, sentence overlap, lead-ins, fine chunks."""
 
 from __future__ import annotations
 
@@ -14,6 +14,7 @@ from _filing_rows import ROWS
 from sectionrag import Document
 from sectionrag._sentences import split_sentences
 from sectionrag.chunkers._context import table_runs
+from sectionrag.defaults import DEFAULT_FINE, MIN_FINE_SIZE
 from sectionrag.errors import ConfigError
 from sectionrag.eval.metrics import chunk_stats
 from sectionrag.parsers.markdown import MarkdownParser
@@ -263,3 +264,57 @@ def test_sentence_context_is_validated() -> None:
     for bad in (-0.1, 0.6, "0.2", None):
         with pytest.raises(ConfigError, match="sentence_context"):
             sectionrag.chunker("section", sentence_context=bad)
+
+
+# -- fine chunks ----------------------------------------------------------------------------
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(doc=reports(), size=st.integers(MIN_FINE_SIZE * 2, 320), fine=st.sampled_from([0.4, 0.5, 0.75]))
+def test_fine_chunks_lie_beside_a_partition_and_cut_no_sentence(
+    doc: Document, size: int, fine: float
+) -> None:
+    tok = WordTokenizer()
+    chunker = sectionrag.chunker("section", inner="sentence", size=size, fine=fine, tokenizer=tok)
+    chunks = chunker.chunk(doc)
+    regular = [c for c in chunks if not c.fine]
+    plain = sectionrag.chunker("section", inner="sentence", size=size, fine=0, tokenizer=tok).chunk(doc)
+    assert [(c.start, c.end, c.context) for c in regular] == [(c.start, c.end, c.context) for c in plain]
+    assert [c.index for c in chunks] == list(range(len(chunks)))
+    assert len({c.id for c in chunks}) == len(chunks)
+    assert [(c.start, c.fine, c.end) for c in chunks] == sorted((c.start, c.fine, c.end) for c in chunks)
+    spans = {(c.start, c.end) for c in regular}
+    starts, ends = sentence_edges(doc)
+    small = int(fine * size)
+    for c in chunks:
+        if c.fine:
+            assert (c.start, c.end) not in spans
+            assert c.token_count == tok.count_tokens(c.embed_text) <= small
+            assert doc.text[c.start : c.end] == c.text
+            if not c.metadata.get("forced_split"):
+                assert c.start in starts and c.end in ends
+    assert chunk_stats(doc, chunks).mixed_chunks == 0  # fine chunks keep to one section too
+    assert chunk_stats(doc, chunks).overlap_chars == 0  # coverage is the regular chunks'
+
+
+def test_fine_chunks_are_made_at_a_fraction_of_the_size_and_can_be_turned_off() -> None:
+    doc = parse(f"# Story\n\n{STORY}\n\n# Next\n\n{STORY}\n")
+    on = sectionrag.chunker("section", inner="sentence", size=240, tokenizer=WordTokenizer()).chunk(doc)
+    assert DEFAULT_FINE == 0.5 and any(c.fine for c in on)
+    assert max(c.token_count for c in on if c.fine) <= 120
+    assert all(isinstance(c.fine, bool) for c in on)
+    off = sectionrag.chunker("section", inner="sentence", size=240, fine=0, tokenizer=WordTokenizer()).chunk(
+        doc
+    )
+    assert not any(c.fine for c in off) and [c.text for c in off] == [c.text for c in on if not c.fine]
+    # below the least fine size there are none
+    small = sectionrag.chunker(
+        "section", inner="sentence", size=MIN_FINE_SIZE * 2 - 2, tokenizer=WordTokenizer()
+    )
+    assert small.fine_chunker() is None and not any(c.fine for c in small.chunk(doc))
+
+
+def test_fine_is_validated() -> None:
+    for bad in (-0.1, 1, 1.5, "0.5", None):
+        with pytest.raises(ConfigError, match="fine"):
+            sectionrag.chunker("section", fine=bad)

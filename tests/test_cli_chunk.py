@@ -52,6 +52,7 @@ def test_chunk_json_shape(capsys: pytest.CaptureFixture[str], md_file: Path) -> 
             "section_path",
             "page_start",
             "page_end",
+            "fine",
         }
         assert text[c["start"] : c["end"]] == c["text"]
     assert [c["section_path"] for c in out["chunks"]] == [["Policies", "Refunds"], ["Policies", "Shipping"]]
@@ -66,6 +67,26 @@ def test_chunk_stats(capsys: pytest.CaptureFixture[str]) -> None:
     assert stats["chunks"] == len(out["chunks"]) == 4
     assert stats["fragment_rate"] > 0.5 and stats["broken_words"] >= 1
     assert set(stats["tokens"]) == {"min", "max", "mean", "median", "p95", "total"}
+
+
+def test_chunk_marks_fine_chunks(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    path = tmp_path / "long.md"
+    sentences = " ".join(f"Sentence {i} says one more thing about the depot." for i in range(120))
+    path.write_text(f"# Depots\n\n{sentences}\n", encoding="utf-8")
+    out = run_json(
+        capsys, "chunk", str(path), "--strategy", "section", "--param", "inner=sentence", "--stats"
+    )
+    fine = [c for c in out["chunks"] if c["fine"]]
+    assert fine and len(fine) < len(out["chunks"]) and out["stats"]["fine_chunks"] == len(fine)
+    assert max(c["token_count"] for c in fine) <= 256 < max(c["token_count"] for c in out["chunks"])
+    assert out["stats"]["overlap_chars"] == 0 and out["stats"]["uncovered_chars"] == 0
+    assert main(["chunk", str(path), "--strategy", "section", "--param", "inner=sentence", "--stats"]) == 0
+    human = capsys.readouterr().out
+    assert f"{len(fine)} of them fine" in human and "] fine  §" in human and f"({len(fine)} fine)" in human
+    off = run_json(
+        capsys, "chunk", str(path), "--strategy", "section", "--param", "inner=sentence", "--param", "fine=0"
+    )
+    assert not any(c["fine"] for c in off["chunks"])
 
 
 def test_chunk_human_output(capsys: pytest.CaptureFixture[str]) -> None:

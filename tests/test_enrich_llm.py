@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import logging
 import threading
@@ -24,7 +25,7 @@ from sectionrag.pipeline import Pipeline
 from sectionrag.protocols import Enricher
 from sectionrag.testing import FakeLLM, HashEmbedder, InMemoryStore
 from sectionrag.tokenizers import WordTokenizer
-from sectionrag.types import Chunk, Document
+from sectionrag.types import FINE, Chunk, Document
 
 PARAGRAPHS = [
     "Harborview Freight reported revenue of $4.2 billion for fiscal 2025, up 12% on the prior year.",
@@ -186,6 +187,21 @@ def test_min_tokens_and_estimate() -> None:
         est2 = enr.estimate(chunks)
         assert (est2.calls, est2.cached, est2.skipped) == (0, 2, 1)
         assert (est + est2).chunks == 6 and set(est.to_dict()) >= {"calls", "input_tokens"}
+
+
+def test_fine_chunks_are_not_sent_but_keep_their_regex_metadata() -> None:
+    doc = make_doc([PARAGRAPHS[0], "Revenue for fiscal 2024 rose 12% to $4.1 billion."])
+    chunks = ParagraphChunker().chunk(doc)
+    fine = dataclasses.replace(chunks[1], index=2, metadata={FINE: True})
+    with ChatServer() as server:
+        enr = enricher(server, cache=MemoryCache())
+        est = enr.estimate([*chunks, fine])
+        assert (est.chunks, est.calls, est.skipped) == (3, 2, 1)
+        out = enr.enrich([*chunks, fine], doc)
+        assert len(server.requests) == 2
+    assert "summary" in out[1].metadata and "summary" not in out[2].metadata
+    assert out[2].fine and out[2].metadata["percentages"] == out[1].metadata["percentages"]
+    assert "enrichment_error" not in out[2].metadata
 
 
 def test_fatal_status_stops_sending() -> None:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import itertools
 
 import pytest
@@ -10,6 +11,7 @@ import sectionrag
 from sectionrag import Document, Section
 from sectionrag.eval.metrics import SizeStats, chunk_stats
 from sectionrag.tokenizers import WordTokenizer
+from sectionrag.types import FINE
 
 TEXT = "Alpha one two. Beta three four. Gamma five six."
 
@@ -100,3 +102,16 @@ def test_windows_fragment(name: str) -> None:
     doc = Document.create(TEXT * 20)
     stats = chunk_stats(doc, sectionrag.chunker(name, size=5).chunk(doc))
     assert stats.fragment_rate > 0.5
+
+
+def test_fine_chunks_count_apart_from_coverage() -> None:
+    doc = Document.create(TEXT)
+    regular = chunks_at(doc, TEXT.index("Beta"), TEXT.index("Gamma"))
+    inner = doc.make_chunk(
+        len(regular), regular[1].start, regular[1].end - 1, token_count=3, metadata={FINE: True}
+    )
+    stats = chunk_stats(doc, [*regular, inner])
+    assert stats.chunks == 4 and stats.fine_chunks == 1
+    assert stats.uncovered_chars == 0 and stats.overlap_chars == 0
+    plain = chunk_stats(doc, [*regular, dataclasses.replace(inner, metadata={})])
+    assert plain.fine_chunks == 0 and plain.overlap_chars == regular[1].end - 1 - regular[1].start

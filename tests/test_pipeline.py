@@ -9,7 +9,9 @@ import sectionrag
 from sectionrag import Document, Pipeline
 from sectionrag._rerank import sentence_rerank
 from sectionrag.errors import ConfigError
+from sectionrag.pipeline import OVERLAP_FETCH, without_overlaps
 from sectionrag.testing import HashEmbedder, InMemoryStore
+from sectionrag.types import SearchResult
 
 POLICY = (
     "# Refund Policy\n\nCustomers can return products within 30 days with a receipt.\n\n"
@@ -207,8 +209,10 @@ def test_search_passes_mode_fusion_weights_where_and_k_to_the_store() -> None:
     hits = pipe.search("return", k=1, where={"source": "p.md"}, mode="hybrid", fusion="rrf", weights=(1, 2))
     assert len(hits) == 1
     call = store.calls[-1]
-    assert call["fusion"] == "rrf" and call["weights"] == (1, 2) and call["k"] == 1
+    assert call["fusion"] == "rrf" and call["weights"] == (1, 2) and call["k"] == 1 * OVERLAP_FETCH
     assert call["where"] == {"source": "p.md"} and call["mode"] == "hybrid"
+    pipe.search("return", k=1, allow_overlap=True)
+    assert store.calls[-1]["k"] == 1  # nothing to drop: exactly k
     # re-ranking by sentence windows (opt-in) asks the store for the best 10
     pipe.search("return", k=1, mode="hybrid", rerank=True)
     assert store.calls[-1]["k"] == 10
@@ -269,3 +273,55 @@ def test_search_fuses_vector_and_text_by_default(tmp_path: Path) -> None:
     assert [h.chunk_id for h in pipe.search(query, k=3, mode="vector")] == [
         h.chunk_id for h in store.search(vector, k=3)
     ]
+
+
+def _hit(rank: int, doc: str, start: int, end: int) -> SearchResult:
+    return SearchResult(rank, 1.0 / rank, "x" * (end - start), doc, doc, (), None, None, start, end)
+
+
+def test_without_overlaps_drops_a_result_inside_or_across_a_better_one() -> None:
+    hits = [
+        _hit(1, "a", 100, 200),
+        _hit(2, "a", 150, 180),
+        _hit(3, "b", 150, 180),
+        _hit(4, "a", 190, 260),
+        _hit(5, "a", 200, 300),
+        _hit(6, "a", 0, 100),
+    ]
+    kept = without_overlaps(hits, 10)
+    assert [(h.doc_id, h.start, h.rank) for h in kept] == [
+        ("a", 100, 1),
+        ("b", 150, 2),
+        ("a", 200, 3),
+        ("a", 0, 4),
+    ]
+    assert [h.score for h in kept] == [1.0, 1 / 3, 1 / 5, 1 / 6]  # scores kept, ranks renumbered
+    assert len(without_overlaps(hits, 2)) == 2
+
+
+def test_fine_chunks_answer_a_narrow_query_without_repeating_a_passage() -> None:
+    """With fine chunks beside the regular ones, a search returns each passage once."""
+    paras = [f"Paragraph {i} is about topic{i} and nothing else. " * 6 for i in range(12)]
+    text = "# Report\n\n" + "\n\n".join(paras) + "\n"
+    doc = Document.create(text, source="r.md")
+    pipe = Pipeline(
+        chunker=sectionrag.chunker("section", size=256, fine=0.5, inner="sentence"),
+        embedder=HashEmbedder(),
+        store=InMemoryStore(),
+    )
+    pipe.ingest([doc])
+    chunks = pipe.chunker.chunk(doc)
+    assert any(c.fine for c in chunks) and any(not c.fine for c in chunks)
+    for mode in ("vector", "text", "hybrid"):
+        hits = pipe.search("topic7", k=5, mode=mode)
+        spans = [(h.start, h.end) for h in hits]
+        assert all(not (a < d and c < b) for i, (a, b) in enumerate(spans) for c, d in spans[i + 1 :]), mode
+        assert [h.rank for h in hits] == list(range(1, len(hits) + 1))
+    both = pipe.search("topic7", k=5, mode="text", allow_overlap=True)
+    assert any(
+        a < d and c < b
+        for i, (a, b) in enumerate([(h.start, h.end) for h in both])
+        for c, d in [(h.start, h.end) for h in both][i + 1 :]
+    )
+    with pytest.raises(TypeError, match="allow_overlap must be a bool"):
+        pipe.search("topic7", allow_overlap="yes")  # type: ignore[arg-type]

@@ -14,6 +14,7 @@ one, so chunk sizes are counted in the tokens the model reads.
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import logging
 import os
@@ -67,6 +68,7 @@ if TYPE_CHECKING:
     import numpy.typing as npt
 
 __all__ = [
+    "OVERLAP_FETCH",
     "FailedSource",
     "IngestReport",
     "Pipeline",
@@ -75,11 +77,14 @@ __all__ = [
     "check_search_options",
     "discover_files",
     "search_store",
+    "without_overlaps",
 ]
 
 logger = logging.getLogger(__name__)
 
 _MODES = ("vector", "text", "hybrid")
+#: results asked of the store per result wanted, when overlapping results are dropped
+OVERLAP_FETCH = 4
 _S = TypeVar("_S")
 
 
@@ -413,6 +418,7 @@ class Pipeline:
         weights: tuple[float, float] | None = None,
         query_vector: npt.NDArray[np.float32] | None = None,
         rerank: bool = DEFAULT_RERANK,
+        allow_overlap: bool = False,
     ) -> list[SearchResult]:
         """Return the ``k`` best chunks for ``query`` (best first); see :func:`search_store`."""
         return search_store(
@@ -426,6 +432,7 @@ class Pipeline:
             weights=weights,
             query_vector=query_vector,
             rerank=rerank,
+            allow_overlap=allow_overlap,
         )
 
 
@@ -511,6 +518,7 @@ def search_store(
     weights: tuple[float, float] | None = None,
     query_vector: npt.NDArray[np.float32] | None = None,
     rerank: bool = DEFAULT_RERANK,
+    allow_overlap: bool = False,
 ) -> list[SearchResult]:
     """Search ``store`` for ``query``: embed the query (unless ``mode="text"``), then ask the store.
 
@@ -531,6 +539,11 @@ def search_store(
         rerank: In ``hybrid`` mode with an embedder, re-rank the best 10 results by
             their best window of two sentences (each result's score gains up to 0.3;
             spans unchanged; docs/search.md).
+        allow_overlap: Keep a result whose span overlaps a better result of the same
+            document. By default it is dropped and the next one taken (the store is
+            asked for :data:`OVERLAP_FETCH` times ``k``), so fine chunks
+            (:attr:`~sectionrag.types.Chunk.fine`) and overlapping windows never
+            return the same passage twice.
 
     Raises:
         TypeError: ``query`` is not a str, ``where`` neither a mapping nor a str.
@@ -551,11 +564,30 @@ def search_store(
             )
         else:
             vector = embedder.embed_query(query)
-    if not isinstance(rerank, bool):
-        raise TypeError(f"rerank must be a bool, not {type(rerank).__name__}")
+    for name, flag in (("rerank", rerank), ("allow_overlap", allow_overlap)):
+        if not isinstance(flag, bool):
+            raise TypeError(f"{name} must be a bool, not {type(flag).__name__}")
+    fetch = k if allow_overlap else k * OVERLAP_FETCH
     if rerank and mode == "hybrid" and embedder is not None and vector is not None:
         hits = store.search(
-            query_vector=vector, query_text=query, k=max(k, POOL), where=where, mode=mode, **options
+            query_vector=vector, query_text=query, k=max(fetch, POOL), where=where, mode=mode, **options
         )
-        return sentence_rerank(hits, vector, embedder, k)
-    return store.search(query_vector=vector, query_text=query, k=k, where=where, mode=mode, **options)
+        hits = sentence_rerank(hits, vector, embedder, fetch)
+    else:
+        hits = store.search(query_vector=vector, query_text=query, k=fetch, where=where, mode=mode, **options)
+    return hits[:k] if allow_overlap else without_overlaps(hits, k)
+
+
+def without_overlaps(results: Sequence[SearchResult], k: int) -> list[SearchResult]:
+    """Return the first ``k`` of ``results`` (best first) that overlap no better result of their document.
+
+    Ranks are numbered again from 1; scores are kept.
+    """
+    kept: list[SearchResult] = []
+    for r in results:
+        if any(o.doc_id == r.doc_id and o.start < r.end and r.start < o.end for o in kept):
+            continue
+        kept.append(r if r.rank == len(kept) + 1 else dataclasses.replace(r, rank=len(kept) + 1))
+        if len(kept) == k:
+            break
+    return kept

@@ -23,11 +23,16 @@ import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from types import MappingProxyType
-from typing import Any
+from typing import Any, Final
 
 from sectionrag.enrichment_fields import ENRICHMENT_KEYS
 
-__all__ = ["Chunk", "Document", "PageSpan", "SearchResult", "Section", "content_hash"]
+__all__ = ["FINE", "Chunk", "Document", "PageSpan", "SearchResult", "Section", "content_hash"]
+
+#: the metadata key that marks a *fine* chunk: a smaller chunk lying inside the span of the
+#: document's regular chunks, indexed beside them so a search can return the smaller piece
+#: (``section`` chunking with ``fine``; see :attr:`Chunk.fine`)
+FINE: Final = "fine"
 
 _EMPTY: Mapping[str, Any] = MappingProxyType({})
 _SURROGATE = re.compile("[\ud800-\udfff]")
@@ -287,6 +292,15 @@ class Chunk:
     def embed_text(self) -> str:
         """The text given to the embedder: ``context`` (if any), a newline, then ``text``."""
         return f"{self.context}\n{self.text}" if self.context else self.text
+
+    @property
+    def fine(self) -> bool:
+        """Whether this is a fine chunk (metadata ``fine``): one that overlaps the document's regular chunks.
+
+        The regular chunks of a document cover it once; its fine chunks are
+        smaller pieces of the same text, indexed beside them.
+        """
+        return self.metadata.get(FINE) is True
 
     @property
     def search_text(self) -> str:

@@ -42,6 +42,17 @@ contextual header (``Chunk.context``), so the vector reads the lead-in a
 paraphrased line of dialogue or a row of figures needs, while the span,
 ``text`` and full-text search stay the chunk's own. A chunk whose embedded
 text would then pass the cap keeps its header as it was.
+
+With ``fine=f`` (default 0.5; 0 turns it off), every section is also
+chunked the same way at ``f`` of the size, and those *fine* chunks (marked
+``metadata["fine"]``, :attr:`~sectionrag.types.Chunk.fine`) come beside the
+regular ones, in document order; a fine chunk with the span of a regular one
+is left out. The regular chunks still cover the document once and never mix
+sections; each fine chunk lies inside one section too. Searches drop a
+result that overlaps a better one (:func:`~sectionrag.pipeline.search_store`),
+so a question that one small piece answers gets that piece, and one that needs
+more gets the regular chunk. Fine chunks are made only when ``f`` of the size
+is at least :data:`~sectionrag.defaults.MIN_FINE_SIZE` tokens.
 """
 
 from __future__ import annotations
@@ -50,6 +61,7 @@ import bisect
 import itertools
 from collections.abc import Sequence
 from dataclasses import replace
+from types import MappingProxyType
 from typing import Any
 
 from sectionrag import registry
@@ -66,9 +78,9 @@ from sectionrag.chunkers._context import (
 )
 from sectionrag.chunkers._spans import Measure, trim
 from sectionrag.chunkers.sentence import pack_ranges
-from sectionrag.defaults import DEFAULT_SENTENCE_CONTEXT, DEFAULT_SIZE
+from sectionrag.defaults import DEFAULT_FINE, DEFAULT_SENTENCE_CONTEXT, DEFAULT_SIZE, MIN_FINE_SIZE
 from sectionrag.errors import ConfigError
-from sectionrag.types import Chunk, Document
+from sectionrag.types import FINE, Chunk, Document, content_hash
 
 __all__ = ["SectionChunker", "document_name"]
 
@@ -107,6 +119,11 @@ class SectionChunker(BaseChunker):
             :data:`~sectionrag.defaults.DEFAULT_SENTENCE_CONTEXT`; 0 turns it
             off; at most 0.5; nothing without ``contextual_header``). Spans
             and ``text`` do not change.
+        fine: Also chunk every section at this fraction of the size, as fine
+            chunks beside the regular ones (default
+            :data:`~sectionrag.defaults.DEFAULT_FINE`; 0 turns it off; below 1;
+            none when that is under :data:`~sectionrag.defaults.MIN_FINE_SIZE`
+            tokens).
         **inner_params: Passed to the inner strategy (``threshold``,
             ``min_sentences``, ``window``, ``embedder``, ``overlap``, ``unit``, ``pack`` ...).
     """
@@ -126,6 +143,7 @@ class SectionChunker(BaseChunker):
         table_size: int | None = None,
         sentence_overlap: float = 0.0,
         sentence_context: float = DEFAULT_SENTENCE_CONTEXT,
+        fine: float = DEFAULT_FINE,
         **inner_params: Any,
     ) -> None:
         super().__init__(size=size, tokenizer=tokenizer)
@@ -148,6 +166,11 @@ class SectionChunker(BaseChunker):
         if context > 0.5:
             raise ConfigError(f"sentence_context must be a fraction of the size from 0 to 0.5, got {context}")
         self.sentence_context = context
+        fine = check_number("fine", fine, minimum=0)
+        if fine >= 1:
+            raise ConfigError(f"fine must be a fraction of the size below 1 (0 turns it off), got {fine}")
+        self.fine = fine
+        self._fine_chunker: SectionChunker | None = None
         if isinstance(inner, str):
             if inner == "section":
                 raise ConfigError("inner strategy cannot be 'section'; choose another strategy")
@@ -179,7 +202,8 @@ class SectionChunker(BaseChunker):
             f"contextual_header={self.contextual_header}, document_title={self.document_title}, "
             f"table_headers={self.table_headers}, "
             f"min_chunks={self.min_chunks}, table_size={self.table_size}, "
-            f"sentence_overlap={self.sentence_overlap}, sentence_context={self.sentence_context})"
+            f"sentence_overlap={self.sentence_overlap}, sentence_context={self.sentence_context}, "
+            f"fine={self.fine})"
         )
 
     def header_for(self, path: tuple[str, ...], title: str = "") -> str:
@@ -201,10 +225,31 @@ class SectionChunker(BaseChunker):
         return document_label(document.source, document.text, document.body_start)
 
     def chunk(self, document: Document) -> list[Chunk]:
-        """Chunk each section separately (or the whole text, see the module docs)."""
+        """Chunk each section separately (or the whole text), plus the fine chunks; see the module docs."""
         if not isinstance(document, Document):
             raise TypeError(f"chunk() expects a Document, not {type(document).__name__}")
         measure = Measure(document.text, self.tokenizer)
+        chunks = self._chunk_once(document, measure)
+        finer = self.fine_chunker()
+        if finer is None or not chunks:
+            return chunks
+        return _with_fine(document, chunks, finer._chunk_once(document, measure))
+
+    def fine_chunker(self) -> SectionChunker | None:
+        """Return the chunker of the fine chunks (the same settings at ``fine`` of the size), or ``None``."""
+        size = int(self.fine * self.limit)
+        if size < MIN_FINE_SIZE:
+            return None
+        if self._fine_chunker is None or self._fine_chunker.size != size:
+            params = {**self._params, "size": size, "fine": 0, "tokenizer": self.tokenizer}
+            inner = params.get("inner")
+            if isinstance(inner, BaseChunker):  # an instance: the same strategy at the fine size
+                params["inner"] = type(inner)(*inner._args, **{**inner._params, "size": size})
+            self._fine_chunker = SectionChunker(*self._args, **params)
+        return self._fine_chunker
+
+    def _chunk_once(self, document: Document, measure: Measure) -> list[Chunk]:
+        """Chunk ``document`` at this chunker's size (no fine chunks)."""
         limit = self.limit
         carried: dict[int, tuple[str, ...]] = {}
         planned = self._by_section(document, measure, limit, carried)
@@ -394,6 +439,24 @@ class SectionChunker(BaseChunker):
                     header = _with_head(header, _head_at(tables, x))
                 out.append((x, y, header, n if len(pieces) == 1 and not header else -1))
         return out
+
+
+def _with_fine(document: Document, chunks: list[Chunk], fine: list[Chunk]) -> list[Chunk]:
+    """Merge ``fine`` chunks into ``chunks`` in document order: marked, those with a regular span left out.
+
+    Indices are numbered again (and ids made again from them), regular before fine at one start.
+    """
+    spans = {(c.start, c.end) for c in chunks}
+    extra = [
+        replace(c, metadata=MappingProxyType({**c.metadata, FINE: True}))
+        for c in fine
+        if (c.start, c.end) not in spans
+    ]
+    merged = sorted([*chunks, *extra], key=lambda c: (c.start, c.fine, c.end))
+    return [
+        c if c.index == i else replace(c, index=i, id=content_hash(document.id, str(i), str(c.start), c.text))
+        for i, c in enumerate(merged)
+    ]
 
 
 def _pack_rows(text: str, measure: Measure, start: int, end: int, budget: int) -> list[tuple[int, int, int]]:

@@ -104,6 +104,7 @@ def chunk_json(doc: Any, strategy: str, chunks: list[Any]) -> dict[str, Any]:
                 "section_path": list(c.section_path),
                 "page_start": c.page_start,
                 "page_end": c.page_end,
+                "fine": c.fine,
             }
             for c in chunks
         ],
@@ -139,13 +140,16 @@ def run(args: argparse.Namespace) -> int:
             out["stats"] = stats.to_dict()
         emit_json(out)
         return 0
-    print(f"{doc.source}: {len(chunks)} chunks ({chunker!r})")
+    fine = sum(1 for c in chunks if c.fine)
+    counted = f"{len(chunks)} chunks" + (f", {fine} of them fine (inside the others)" if fine else "")
+    print(f"{doc.source}: {counted} ({chunker!r})")
     for c in chunks:
         path = " > ".join(c.section_path) or "-"
         preview = " ".join(c.text.split())
         if len(preview) > 70:
             preview = preview[:69] + "…"
-        print(f"{c.index:>4} {c.token_count:>5} tok [{c.start}:{c.end}]  § {path}\n       {preview}")
+        mark = " fine" if c.fine else ""
+        print(f"{c.index:>4} {c.token_count:>5} tok [{c.start}:{c.end}]{mark}  § {path}\n       {preview}")
     if stats is not None:
         print(_format_stats(stats))
     return 0
@@ -156,7 +160,8 @@ def _format_stats(stats: Any) -> str:
     return "\n".join(
         [
             "stats:",
-            f"  chunks               {stats.chunks}",
+            f"  chunks               {stats.chunks}"
+            + (f"  ({stats.fine_chunks} fine)" if stats.fine_chunks else ""),
             f"  fragment rate        {stats.fragment_rate:.2%}  ({stats.boundaries_in_sentence} of "
             f"{stats.boundaries} boundaries inside a sentence; {stats.excused_in_sentence} forced by an "
             "over-long sentence)",

@@ -40,6 +40,11 @@ def register(sub: Any, common: argparse.ArgumentParser) -> None:
         action="store_true",
         help="hybrid: re-rank the best 10 by their best two-sentence window (loads the model; slower)",
     )
+    p.add_argument(
+        "--allow-overlap",
+        action="store_true",
+        help="keep results that overlap a better result of the same document (default: drop them)",
+    )
     p.add_argument("--embedder", default=None, help=argparse.SUPPRESS)
     p.add_argument(
         "--backend",
@@ -154,6 +159,7 @@ def _search(
         weights=weights,
         query_vector=vector,
         rerank=args.rerank,
+        allow_overlap=args.allow_overlap,
     )
     results = [dataclasses.replace(r, source=display_source(r.source)) for r in results]
     if args.json:

@@ -15,7 +15,8 @@ One call per chunk asks for every requested field as a JSON object (see
   that no retry can fix (HTTP 401, 403, 404), the remaining chunks are not
   sent and carry the reason instead.
 - **bounded concurrency**: at most ``concurrency`` calls at once.
-- **selective**: chunks under ``min_tokens`` are not sent.
+- **selective**: chunks under ``min_tokens`` are not sent, nor fine chunks
+  (``Chunk.fine``: their text is inside the regular chunks, which are sent).
 - **estimate**: :meth:`LLMEnricher.estimate` counts calls and tokens first.
 """
 
@@ -67,9 +68,9 @@ class EnrichmentEstimate:
 
     Attributes:
         chunks: Chunks considered.
-        calls: LLM calls needed (chunks neither cached nor under ``min_tokens``).
+        calls: LLM calls needed (chunks neither cached, fine nor under ``min_tokens``).
         cached: Chunks whose fields are all in the cache.
-        skipped: Chunks under ``min_tokens`` (never sent).
+        skipped: Chunks under ``min_tokens`` and fine chunks (never sent).
         input_tokens: Prompt tokens of those calls (about 4 characters a token).
         output_tokens: At most this many completion tokens (calls x ``max_tokens``).
     """
@@ -98,7 +99,7 @@ class EnrichmentStats:
         chunks: Chunks enriched (or attempted).
         calls: Completions requested from the LLM (retries included).
         cached: Chunks served entirely from the cache.
-        skipped: Chunks under ``min_tokens``.
+        skipped: Chunks under ``min_tokens`` and fine chunks.
         failed: Chunks that carry ``enrichment_error``.
         retries: Calls repeated after a retryable error.
         malformed: Answers that were not the JSON asked for.
@@ -309,7 +310,7 @@ class LLMEnricher:
         """Count the calls and tokens :meth:`enrich` would spend on ``chunks`` (nothing is sent)."""
         calls = cached = skipped = tokens_in = 0
         for chunk in chunks:
-            if chunk.token_count < self.min_tokens:
+            if chunk.token_count < self.min_tokens or chunk.fine:
                 skipped += 1
                 continue
             found = self._cached(self._keys(chunk))
@@ -345,7 +346,7 @@ class LLMEnricher:
         jobs: list[tuple[int, dict[str, str], list[str]]] = []
         skipped = cached = 0
         for i, chunk in enumerate(chunks):
-            if chunk.token_count < self.min_tokens:
+            if chunk.token_count < self.min_tokens or chunk.fine:
                 skipped += 1
                 continue
             keys = self._keys(chunk)

@@ -16,6 +16,9 @@ Definitions (every figure is computed from offsets, never by searching text):
   everything before that start is heading lines (a chunk may carry its parent
   headings into a subsection). **Section-mixing rate** = such chunks / chunks.
 - **Sizes**: token counts (``Chunk.token_count``) and characters.
+- **Coverage** (``uncovered_chars``, ``overlap_chars``) is that of the regular
+  chunks: fine chunks (``Chunk.fine``, counted in ``fine_chunks``) lie inside
+  them by design.
 """
 
 from __future__ import annotations
@@ -65,6 +68,7 @@ class ChunkStats:
     """Quality figures of one chunking of one document (see the module docstring)."""
 
     chunks: int
+    fine_chunks: int
     boundaries: int
     boundaries_in_sentence: int
     excused_in_sentence: int
@@ -97,7 +101,10 @@ def chunk_stats(
 
     Args:
         document: The chunked document.
-        chunks: Its chunks, in document order.
+        chunks: Its chunks, in document order. Fine chunks
+            (:attr:`~sectionrag.types.Chunk.fine`) count in every figure but
+            coverage and overlap, which are those of the regular chunks (fine
+            chunks overlap them by design).
         tokenizer: Counts a sentence's tokens to excuse cuts inside sentences longer
             than ``limit`` (both needed for that).
         limit: The token cap the chunker worked under.
@@ -152,11 +159,12 @@ def chunk_stats(
     heads = {s.start for s in document.sections}
     cuts = document.boundaries()
     mixed = sum(1 for c in chunks if _mixes(document.text, c, heads, cuts))
-    covered, overlap = _coverage(text, chunks)
+    covered, overlap = _coverage(text, [c for c in chunks if not c.fine])
     nonspace = sum(1 for ch in text[document.body_start :] if not ch.isspace())
     n = len(chunks)
     return ChunkStats(
         chunks=n,
+        fine_chunks=sum(1 for c in chunks if c.fine),
         boundaries=boundaries,
         boundaries_in_sentence=in_sentence,
         excused_in_sentence=excused_n,

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Mapping
 from pathlib import PurePath
 from typing import Any, Literal
@@ -30,9 +31,16 @@ _MARKDOWN_SUFFIXES = (".md", ".markdown", ".mdown", ".mkd")
 
 
 def build_chunker(chunker: Chunker | str, params: Mapping[str, Any]) -> Chunker:
-    """Return ``chunker``, or build the registered strategy it names with ``params``."""
+    """Return ``chunker``, or build the registered strategy it names with ``params``.
+
+    A ``section`` chunker built here makes no fine chunks unless ``params`` asks
+    (``fine=``): a framework's splitter returns one partition of the text.
+    """
     if isinstance(chunker, str):
-        built: Chunker = registry.create("chunker", chunker or DEFAULT_STRATEGY, **params)
+        name = chunker or DEFAULT_STRATEGY
+        if name == "section":
+            params = {"fine": 0, **params}
+        built: Chunker = registry.create("chunker", name, **params)
         return built
     if params:
         raise ConfigError(f"options {sorted(params)} apply to a strategy name, not to a chunker instance")
@@ -66,10 +74,18 @@ def document_for_text(text: str, *, source: str = "<memory>", structure: Structu
 def chunk_text(
     chunker: Chunker, text: str, *, source: str = "<memory>", structure: Structure = "auto"
 ) -> list[Chunk]:
-    """Chunk a plain text; every chunk's ``start``/``end`` point into ``text`` itself."""
+    """Chunk a plain text; every chunk's ``start``/``end`` point into ``text`` itself.
+
+    Fine chunks (:attr:`~sectionrag.types.Chunk.fine`) are left out, so the
+    chunks are one partition of the text, numbered from 0: a framework's store
+    and retriever do not drop overlapping results as sectionrag's search does.
+    """
     if not text.strip():
         return []
-    return chunker.chunk(document_for_text(text, source=source, structure=structure))
+    chunks = [
+        c for c in chunker.chunk(document_for_text(text, source=source, structure=structure)) if not c.fine
+    ]
+    return [c if c.index == i else dataclasses.replace(c, index=i) for i, c in enumerate(chunks)]
 
 
 def chunk_metadata(chunk: Chunk) -> dict[str, Any]:
