@@ -137,7 +137,7 @@ def section_variant(size: int, options: set[str]) -> Callable[[Any, Any], list[A
 
     def make(doc: Any, env: Any) -> list[Any]:
         cls = FileNameOnly if "names" in options else SectionChunker
-        chunker = cls(size=size, tokenizer=env.embedder, table_headers="tables" in options)
+        chunker = cls(size=size, tokenizer=env.embedder, table_headers="tables" in options, fine=0)
         return list(chunker.chunk(doc))
 
     return make
@@ -227,10 +227,12 @@ def _llamaindex_sentence(size: int, overlap: int) -> Callable[[Any, Any], list[A
     return make
 
 
-#: the peers of the table in docs/benchmarks.md; add "rerank" to search them with sectionrag's
-#: opt-in re-ranking (hybrid, re-ranked by sentence windows: about 50 window embeddings per query,
-#: 20,000 per configuration, so not in the table's run on a 2-core machine)
-PEER_MODES = ("vector", "hybrid")
+#: the peers of the table in docs/benchmarks.md; "default" searches their chunks as
+#: ``Pipeline.search`` does (hybrid, results overlapping a better one dropped), which is what a peer
+#: with overlapping windows gets in sectionrag; add "rerank" to search them with sectionrag's opt-in
+#: re-ranking (hybrid, re-ranked by sentence windows: about 50 window embeddings per query, 20,000
+#: per configuration, so not in the table's run on a 2-core machine)
+PEER_MODES = ("vector", "hybrid", "default")
 
 
 def configs() -> list[Config]:
@@ -243,7 +245,12 @@ def configs() -> list[Config]:
             ("default", "rerank"),
             note="Pipeline.default(embedder='minilm') + Pipeline.search(query) (rerank: rerank=True)",
         ),
-        Config("section 256", "sectionrag", _section(size=256)),
+        Config(
+            "section 256, no fine chunks",
+            "sectionrag",
+            _section(size=256, fine=0),
+            note="the regular chunks alone (fine=0): the default before the sixth round",
+        ),
         Config(
             "section 256, file-name header",
             "sectionrag",
@@ -255,9 +262,9 @@ def configs() -> list[Config]:
         Config(
             "section 256, no sentence context",
             "sectionrag",
-            _section(size=256, sentence_context=0),
+            _section(size=256, sentence_context=0, fine=0),
             ("hybrid",),
-            note="the default before the fifth round: no lead-in sentences in the header",
+            note="the default before the fifth round: no lead-in sentences in the header, no fine chunks",
         ),
         Config("fixed 512", "sectionrag", _strategy("fixed", size=512)),
         Config("recursive 512", "sectionrag", _strategy("recursive", size=512)),
@@ -277,9 +284,23 @@ def configs() -> list[Config]:
 
 
 def shape_configs() -> list[Config]:
-    """The chunk shapes of the fifth round (``--shapes``; docs/search.md), each against no lead-in."""
-    off = {"sentence_context": 0}
+    """The chunk shapes of the fifth and sixth rounds (``--shapes``; docs/search.md).
+
+    Those of the fifth round are each measured against no lead-in and no fine chunks; the sixth
+    round's fine sizes are searched as the default search does.
+    """
+    off = {"sentence_context": 0, "fine": 0}
     return [
+        *[
+            Config(
+                f"section 256, fine {f}",
+                "sectionrag",
+                _section(size=256, fine=f),
+                ("default",),
+                note=f"fine chunks of {int(f * 256)} tokens beside the regular ones (fine={f})",
+            )
+            for f in (0.375, 0.625, 0.75)
+        ],
         *[
             Config(
                 f"section 256, tables {n}{', table heads' if heads else ''}",

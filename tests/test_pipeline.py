@@ -215,6 +215,8 @@ def test_search_passes_mode_fusion_weights_where_and_k_to_the_store() -> None:
     assert store.calls[-1]["k"] == 1  # nothing to drop: exactly k
     # re-ranking by sentence windows (opt-in) asks the store for the best 10
     pipe.search("return", k=1, mode="hybrid", rerank=True)
+    assert store.calls[-1]["k"] == 10 * OVERLAP_FETCH  # the best 10 that do not overlap
+    pipe.search("return", k=1, mode="hybrid", rerank=True, allow_overlap=True)
     assert store.calls[-1]["k"] == 10
     pipe.search("return", mode="text")
     assert "fusion" not in store.calls[-1] and store.calls[-1]["query_vector"] is None

@@ -536,7 +536,8 @@ def search_store(
         fusion: Hybrid fusion, ``linear``, ``zscore`` or ``rrf`` (default: the store's).
         weights: Hybrid ``(vector, text)`` weights (default: the store's).
         query_vector: The query embedded beforehand (say, a batch of queries at once).
-        rerank: In ``hybrid`` mode with an embedder, re-rank the best 10 results by
+        rerank: In ``hybrid`` mode with an embedder, re-rank the best 10 results (those
+            that overlap no better one, unless ``allow_overlap``) by
             their best window of two sentences (each result's score gains up to 0.3;
             spans unchanged; docs/search.md).
         allow_overlap: Keep a result whose span overlaps a better result of the same
@@ -567,15 +568,14 @@ def search_store(
     for name, flag in (("rerank", rerank), ("allow_overlap", allow_overlap)):
         if not isinstance(flag, bool):
             raise TypeError(f"{name} must be a bool, not {type(flag).__name__}")
-    fetch = k if allow_overlap else k * OVERLAP_FETCH
-    if rerank and mode == "hybrid" and embedder is not None and vector is not None:
-        hits = store.search(
-            query_vector=vector, query_text=query, k=max(fetch, POOL), where=where, mode=mode, **options
-        )
-        hits = sentence_rerank(hits, vector, embedder, fetch)
-    else:
-        hits = store.search(query_vector=vector, query_text=query, k=fetch, where=where, mode=mode, **options)
-    return hits[:k] if allow_overlap else without_overlaps(hits, k)
+    rerank_by = embedder if rerank and mode == "hybrid" and vector is not None else None
+    wanted = k if rerank_by is None else max(k, POOL)  # re-ranking looks at the best POOL
+    fetch = wanted if allow_overlap else wanted * OVERLAP_FETCH
+    hits = store.search(query_vector=vector, query_text=query, k=fetch, where=where, mode=mode, **options)
+    hits = hits[:wanted] if allow_overlap else without_overlaps(hits, wanted)
+    if rerank_by is not None and vector is not None:
+        return sentence_rerank(hits, vector, rerank_by, k)
+    return hits
 
 
 def without_overlaps(results: Sequence[SearchResult], k: int) -> list[SearchResult]:
