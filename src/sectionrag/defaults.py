@@ -43,8 +43,8 @@ DEFAULT_SIZE: Final = 512
 DEFAULT_SENTENCE_CONTEXT: Final = 0.15
 #: ``section`` chunking also chunks every section at this fraction of the size and indexes those
 #: fine chunks beside the regular ones; searches drop a result that overlaps a better one, so a
-#: question that one small piece answers gets the small piece: span IoU 4.15 -> 5.46 at recall@5
-#: 0.837 -> 0.824 on the development half of benchmarks/retrieval_set (docs/search.md)
+#: question that one small piece answers gets the small piece: span IoU 4.15 -> 5.50 % at recall@5
+#: 0.837 -> 0.834 on the development half of benchmarks/retrieval_set (docs/search.md)
 DEFAULT_FINE: Final = 0.5
 #: the least size, in tokens, of fine chunks: 64-token pieces beside 128 and 256 lost recall@5
 #: (0.829 -> 0.752 on the development half), so a fine size below this adds none
