@@ -21,7 +21,7 @@ import itertools
 import logging
 import re
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from types import MappingProxyType
 from typing import Any, Final
 
@@ -35,6 +35,7 @@ __all__ = ["FINE", "Chunk", "Document", "PageSpan", "SearchResult", "Section", "
 FINE: Final = "fine"
 
 _EMPTY: Mapping[str, Any] = MappingProxyType({})
+
 _SURROGATE = re.compile("[\ud800-\udfff]")
 logger = logging.getLogger("sectionrag")
 
@@ -43,6 +44,11 @@ def content_hash(*parts: str, length: int = 16) -> str:
     """Return a short, stable sha256 hex digest of ``parts`` (joined with NUL)."""
     digest = hashlib.sha256("\x00".join(parts).encode("utf-8", "surrogatepass"))
     return digest.hexdigest()[:length]
+
+
+def _chunk_id(doc_id: str, index: int, start: int, text: str) -> str:
+    """Return the id of chunk ``index`` of document ``doc_id``, starting at ``start`` with ``text``."""
+    return content_hash(doc_id, str(index), str(start), text)
 
 
 @dataclass(frozen=True, slots=True)
@@ -207,7 +213,7 @@ class Document:
         if metadata or not isinstance(own, MappingProxyType):
             own = MappingProxyType({**own, **(metadata or {})})
         return Chunk(
-            id=content_hash(self.id, str(index), str(start), text),
+            id=_chunk_id(self.id, index, start, text),
             doc_id=self.id,
             index=index,
             text=text,
@@ -287,6 +293,12 @@ class Chunk:
     context: str = ""
     metadata: Mapping[str, Any] = field(default_factory=lambda: _EMPTY)
     title: str = ""
+
+    def numbered(self, index: int) -> Chunk:
+        """Return this chunk numbered ``index`` (its id made again from the number), or itself if it is."""
+        if index == self.index:
+            return self
+        return replace(self, index=index, id=_chunk_id(self.doc_id, index, self.start, self.text))
 
     @property
     def embed_text(self) -> str:

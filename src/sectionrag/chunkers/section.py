@@ -80,7 +80,7 @@ from sectionrag.chunkers._spans import Measure, trim
 from sectionrag.chunkers.sentence import pack_ranges
 from sectionrag.defaults import DEFAULT_FINE, DEFAULT_SENTENCE_CONTEXT, DEFAULT_SIZE, MIN_FINE_SIZE
 from sectionrag.errors import ConfigError
-from sectionrag.types import FINE, Chunk, Document, content_hash
+from sectionrag.types import FINE, Chunk, Document
 
 __all__ = ["SectionChunker", "document_name"]
 
@@ -233,7 +233,7 @@ class SectionChunker(BaseChunker):
         finer = self.fine_chunker()
         if finer is None or not chunks:
             return chunks
-        return _with_fine(document, chunks, finer._chunk_once(document, measure))
+        return _with_fine(chunks, finer._chunk_once(document, measure))
 
     def fine_chunker(self) -> SectionChunker | None:
         """Return the chunker of the fine chunks (the same settings at ``fine`` of the size), or ``None``."""
@@ -441,7 +441,7 @@ class SectionChunker(BaseChunker):
         return out
 
 
-def _with_fine(document: Document, chunks: list[Chunk], fine: list[Chunk]) -> list[Chunk]:
+def _with_fine(chunks: list[Chunk], fine: list[Chunk]) -> list[Chunk]:
     """Merge ``fine`` chunks into ``chunks`` in document order: marked, those with a regular span left out.
 
     Indices are numbered again (and ids made again from them), regular before fine at one start.
@@ -453,10 +453,7 @@ def _with_fine(document: Document, chunks: list[Chunk], fine: list[Chunk]) -> li
         if (c.start, c.end) not in spans
     ]
     merged = sorted([*chunks, *extra], key=lambda c: (c.start, c.fine, c.end))
-    return [
-        c if c.index == i else replace(c, index=i, id=content_hash(document.id, str(i), str(c.start), c.text))
-        for i, c in enumerate(merged)
-    ]
+    return [c.numbered(i) for i, c in enumerate(merged)]
 
 
 def _pack_rows(text: str, measure: Measure, start: int, end: int, budget: int) -> list[tuple[int, int, int]]:

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import dataclasses
 from collections.abc import Mapping
 from pathlib import PurePath
 from typing import Any, Literal
@@ -85,7 +84,7 @@ def chunk_text(
     chunks = [
         c for c in chunker.chunk(document_for_text(text, source=source, structure=structure)) if not c.fine
     ]
-    return [c if c.index == i else dataclasses.replace(c, index=i) for i, c in enumerate(chunks)]
+    return [c.numbered(i) for i, c in enumerate(chunks)]
 
 
 def chunk_metadata(chunk: Chunk) -> dict[str, Any]:
