@@ -5,7 +5,8 @@ columns whose rows do not line up and one that ends part-way down a page of
 text, a bold numbered list item whose number the contents gives to a chapter,
 a part label over a title that is itself a label word, a heading beside the
 other column's equation number, a book's front titles in capitals at the text
-size, bibliography entries in italics, and lettered appendices.
+size, bibliography entries in italics, lettered appendices, and contents entries
+whose headings stand level with a line of the other column.
 """
 
 from __future__ import annotations
@@ -279,3 +280,31 @@ def test_right_column_headings_beside_a_table_in_the_left_column_are_sections(tm
     doc = parse(write_pdf(tmp_path / "table-beside-headings.pdf", pages))
     titles = [title for _, title in tree(doc)]
     assert [t for t in titles if t in heads] == list(heads)
+
+
+def test_contents_entry_heading_level_with_the_other_columns_text_is_located(tmp_path: Path):
+    # two columns of text; the contents lists titles that the pages print in the body face,
+    # some at the top of the right column, on the baseline of a line of the left column
+    f = Flow()
+    f.heading("Field Notes", 20, before=0).para(3).new_page()
+    contents = f.pages[-1]
+    contents.lines.append(Line("Contents", y=720, size=16, bold=True))
+    heads = [f"Notes from station {w}" for w in ("one", "two", "three", "four")]
+    for k, head in enumerate(heads):
+        contents.lines.append(Line(_leadered(head, 3 + k // 2), y=690 - 16 * k))
+    pages = f.pages
+    for n in range(2):
+        page = Page()
+        page.lines.extend(body_lines(50, 2 * n, 700, x=72, width_words=6)[0])
+        for x, head, seed in ((72.0, heads[2 * n], 5 + n), (320.0, heads[2 * n + 1], 8 + n)):
+            if x == 72.0:
+                page.lines.insert(0, Line(head, x=x, y=712))
+                continue
+            page.lines.extend(body_lines(20, seed, 700, x=x, width_words=6)[0])
+            page.lines.append(Line(head, x=x, y=460))  # level with a left-column line at y 460
+            page.lines.extend(body_lines(28, seed + 3, 448, x=x, width_words=6)[0])
+        pages.append(page)
+    doc = parse(write_pdf(tmp_path / "two-columns-contents-headings.pdf", pages))
+    found = {s.title: s.page_start for s in doc.sections}
+    for k, head in enumerate(heads):
+        assert found.get(head) == 3 + k // 2, (head, found)

@@ -29,6 +29,7 @@ from sectionrag.parsers._pdf_faces import (
     term_styles,
     text_left,
 )
+from sectionrag.parsers._pdf_layout import in_other_column, prose_columns
 from sectionrag.parsers._pdfium import CODE_FONT, PdfLine
 from sectionrag.parsers._sections import normalize_title
 from sectionrag.parsers.headings import (
@@ -196,8 +197,7 @@ def find_headings(pages: list[list[PdfLine]], body: float) -> list[Candidate]:
         for ln in lines:
             by_row.setdefault(ln.row, []).append(ln)
         # where columns of prose start: a heading beside another one there is in the next column
-        prose = Counter(round(ln.x0 / 3) for ln in lines if len(ln.text.split()) >= 6)
-        columns = {k for k, n in prose.items() if n >= 4}
+        columns = prose_columns(lines)
         i = 0
         while i < len(lines):
             ln = lines[i]
@@ -230,7 +230,7 @@ def find_headings(pages: list[list[PdfLine]], body: float) -> list[Candidate]:
                 and any(
                     _cell_beside(ln, o)
                     and not {round(o.x0 / 3) + d for d in (-1, 0, 1)} & columns
-                    and not _other_column(ln, o, columns)
+                    and not in_other_column(ln, o, columns)
                     for o in (*by_row[ln.row], *_staggered(ln, by_row))
                     if o is not ln
                 )
@@ -404,20 +404,6 @@ def _is_mathy(text: str, share: float = 0.5) -> bool:
     letters = sum(map(str.isalpha, visible))
     symbols = sum(1 for ch in _NON_WORD.findall(visible) if unicodedata.category(ch) == "Sm")
     return (symbols >= 2 and 5 * symbols > letters) or letters < share * len(visible)
-
-
-def _other_column(ln: PdfLine, other: PdfLine, columns: set[int]) -> bool:
-    """Tell a piece in the other column of a two-column page from a cell of ``ln``'s row.
-
-    ``ln`` starts a column of prose and ``other`` lies wholly in another one (an
-    equation's number in the left column beside a heading at the top of the right one).
-    """
-    if len(columns) < 2 or not {round(ln.x0 / 3) + d for d in (-1, 0, 1)} & columns:
-        return False
-    starts = sorted(3.0 * k for k in columns)
-    if other.x1 <= ln.x0:
-        return True  # wholly left of the column ln starts
-    return any(ln.x1 < edge - 6 <= other.x0 for edge in starts)
 
 
 def _staggered(ln: PdfLine, by_row: dict[int, list[PdfLine]]) -> list[PdfLine]:

@@ -20,8 +20,10 @@ __all__ = [
     "assign_rows",
     "body_size",
     "clean_text",
+    "in_other_column",
     "mark_tables",
     "merge_labels",
+    "prose_columns",
     "reading_order",
     "right_column_start",
 ]
@@ -282,6 +284,30 @@ def right_column_start(lines: list[PdfLine]) -> float | None:
     if len(edges) < 2 or edges[-1] - edges[0] < 0.35 * width:
         return None
     return edges[-1]
+
+
+def prose_columns(lines: list[PdfLine]) -> set[int]:
+    """Return where columns of prose start on a page, as ``round(x0 / 3)``.
+
+    A left edge shared by four lines of six words or more starts a column.
+    """
+    prose = Counter(round(ln.x0 / 3) for ln in lines if len(ln.text.split()) >= 6)
+    return {k for k, n in prose.items() if n >= 4}
+
+
+def in_other_column(ln: PdfLine, other: PdfLine, columns: set[int]) -> bool:
+    """Tell a piece in the other column of a two-column page from a cell of ``ln``'s row.
+
+    ``ln`` starts a column of prose (``columns`` from :func:`prose_columns`)
+    and ``other`` lies wholly in another one (an equation's number in the
+    left column beside a heading at the top of the right one).
+    """
+    if len(columns) < 2 or not {round(ln.x0 / 3) + d for d in (-1, 0, 1)} & columns:
+        return False
+    starts = sorted(3.0 * k for k in columns)
+    if other.x1 <= ln.x0:
+        return True  # wholly left of the column ln starts
+    return any(ln.x1 < edge - 6 <= other.x0 for edge in starts)
 
 
 # ------------------------------------------------------------------ assembly

@@ -18,6 +18,7 @@ from collections import Counter
 from dataclasses import dataclass, field
 from difflib import SequenceMatcher
 
+from sectionrag.parsers._pdf_layout import in_other_column, prose_columns
 from sectionrag.parsers._pdf_toc_levels import set_levels
 from sectionrag.parsers._pdfium import PdfLine
 from sectionrag.parsers._sections import normalize_title
@@ -463,14 +464,24 @@ def _locate(entries: list[TocEntry], pages: list[list[PdfLine]], body: float) ->
 
     def norms(p: int, strict: bool) -> list[str]:
         if (p, strict) not in cache:
-            rows = Counter(ln.row for ln in pages[p])
+            lines = pages[p]
+            by_row: dict[int, list[PdfLine]] = {}
+            for ln in lines:
+                by_row.setdefault(ln.row, []).append(ln)
+            columns = prose_columns(lines)
+            # alone in its row, or beside pieces of the page's other column only
+            alone = {
+                id(ln)
+                for ln in lines
+                if all(o is ln or in_other_column(ln, o, columns) for o in by_row[ln.row])
+            }
             cache[p, strict] = [
                 normalize_for_match(ln.text)
-                if rows[ln.row] == 1
+                if id(ln) in alone
                 and ln.role != "table"
                 and (not strict or ln.bold or ln.size >= 1.08 * body or _capitals(ln.text))
                 else ""
-                for ln in pages[p]
+                for ln in lines
             ]
         return cache[p, strict]
 
