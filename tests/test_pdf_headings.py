@@ -462,6 +462,36 @@ def test_bare_section_label_over_its_title_is_one_heading_above_the_slides(tmp_p
     assert section(doc, "How it works").path == ("Section 1 Introduction", "How it works")
 
 
+def test_slides_continuing_one_title_with_a_counter_are_one_section(tmp_path: Path):
+    # "Examples - 1/3" to "3/3" on three slides are one section; a counted title that does not
+    # follow its predecessor ("Results 2/2" after other slides) and years stay as they are
+    f = Flow()
+    slides = (
+        "Overview",
+        "Examples - 1/3",
+        "Examples - 2/3",
+        "Examples - 3/3",
+        "Commands 1/2 (excerpt)",
+        "Commands 2/2 (excerpt)",
+        "Results 2/2",
+        "Plans for 2026/27",
+    )
+    for slide in slides:
+        f.line(slide, size=14, after=24).para(5).new_page()
+    f.pages.pop()
+    doc = parse(f.write(tmp_path / "counted-slides.pdf"))
+    assert titles(doc) == [
+        "Overview",
+        "Examples - 1/3",
+        "Commands 1/2 (excerpt)",
+        "Results 2/2",
+        "Plans for 2026/27",
+    ]
+    examples = section(doc, "Examples - 1/3")
+    assert (examples.page_start, examples.page_end) == (2, 4)
+    assert "Examples - 3/3" in doc.text[examples.start : examples.end]  # kept as the section's text
+
+
 # ------------------------------------------------------------------ margin headings, releases
 
 

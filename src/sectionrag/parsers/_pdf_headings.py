@@ -343,6 +343,49 @@ def find_headings(pages: list[list[PdfLine]], body: float) -> list[Candidate]:
             for g in group:
                 g.role = "heading"
             i = j
+    return _without_continuations(out)
+
+
+# "Example - 2/13", "Commands 2/3 (excerpt)", "Projects (2/2)": one title over a run of pages
+_COUNTER = re.compile(r"(?<![\d/])\(?(?P<k>\d{1,2})\s*/\s*(?P<n>\d{1,2})\)?(?![\d/])")
+
+
+def _counted(title: str) -> tuple[str, int, int] | None:
+    """Return ``(stem, k, n)`` for a title numbered ``k/n`` (``1 <= k <= n``, ``n >= 2``)."""
+    matches = list(_COUNTER.finditer(title))
+    if len(matches) != 1:
+        return None
+    m = matches[0]
+    k, n = int(m.group("k")), int(m.group("n"))
+    if not 1 <= k <= n or n < 2:
+        return None
+    stem = (title[: m.start()] + " " + title[m.end() :]).strip(" -\u2013\u2014:,")
+    return " ".join(stem.lower().split()), k, n
+
+
+def _without_continuations(candidates: list[Candidate]) -> list[Candidate]:
+    """Drop the headings that continue the one before: ``Example - 2/3`` right after ``Example - 1/3``.
+
+    Slides and long tables repeat one title over a run of pages with a
+    counter; the run is one section, under its first heading.
+    """
+    out: list[Candidate] = []
+    last: tuple[str, int, int] | None = None
+    for c in candidates:
+        counted = _counted(c.title)
+        if (
+            counted is not None
+            and last is not None
+            and counted[0] == last[0]
+            and counted[2] == last[2]
+            and counted[1] == last[1] + 1
+        ):
+            for g in c.lines:
+                g.role = "body"
+            last = counted
+            continue
+        out.append(c)
+        last = counted
     return out
 
 
