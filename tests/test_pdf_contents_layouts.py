@@ -5,8 +5,9 @@ columns whose rows do not line up and one that ends part-way down a page of
 text, a bold numbered list item whose number the contents gives to a chapter,
 a part label over a title that is itself a label word, a heading beside the
 other column's equation number, a book's front titles in capitals at the text
-size, bibliography entries in italics, lettered appendices, and contents entries
-whose headings stand level with a line of the other column.
+size, bibliography entries in italics, lettered appendices, contents entries
+whose headings stand level with a line of the other column, a contents without
+leaders or a column of numbers, and a short contents before the full one.
 """
 
 from __future__ import annotations
@@ -308,3 +309,62 @@ def test_contents_entry_heading_level_with_the_other_columns_text_is_located(tmp
     found = {s.title: s.page_start for s in doc.sections}
     for k, head in enumerate(heads):
         assert found.get(head) == 3 + k // 2, (head, found)
+
+
+def test_contents_without_leaders_or_aligned_numbers_gives_the_chapters(tmp_path: Path):
+    # "introduction 4": each entry's number right after its title, no leaders, no number column;
+    # the chapters print their titles in small capitals and an edition history lists years
+    f = Flow()
+    f.heading("Widget Module", 20, before=0).para(2)
+    for k, year in enumerate((2001, 2004, 2008, 2012, 2015)):
+        f.line(f"Edition {k + 1}: 3 June {year}", x=200)
+    f.new_page()
+    contents = f.pages[-1]
+    f.new_page()
+    chapters = ("introduction", "usage", "metadata", "scripting", "register")
+    rows = []
+    for name in chapters:
+        rows.append((name, len(f.pages)))
+        f.line(name.upper(), x=200, size=8, after=40).para(12).para(12).new_page()
+    f.pages.pop()
+    contents.lines.append(Line("Part 1: Manual", x=150, y=700, size=20))
+    for k, (name, page) in enumerate(rows):
+        contents.lines.append(Line(f"{name} {page}", x=46, y=660 - 24 * k))
+    doc = parse(f.write(tmp_path / "ragged-contents.pdf"))
+    found = {s.title: s.page_start for s in doc.sections}
+    for name, page in rows:
+        assert found.get(name.upper()) == page, (name, found)
+    assert not any(title.startswith("Edition") for title in found)
+    assert not any(s.page_start == 2 for s in doc.sections)  # the contents' lines are not sections
+
+
+def test_short_contents_before_the_full_one_gives_way_to_it(tmp_path: Path):
+    # a short contents lists the chapters; the full contents on the next page adds their sections,
+    # which share the chapters' face on the pages: only the full contents tells their levels
+    f = Flow()
+    f.heading("Handbook", 24, before=0).para(3).new_page()
+    short, full = f.pages[-1], f.new_page().pages[-1]
+    f.new_page()
+    rows: list[tuple[str, int, bool]] = []
+    for chapter, topics in _chapters():
+        rows.append((chapter, len(f.pages), True))
+        f.heading(chapter, 12, before=0).para(8)
+        for topic in topics:
+            rows.append((topic, len(f.pages), False))
+            f.heading(topic, 12).para(8)
+        for _ in range(3):
+            f.new_page().para(30)
+        f.new_page()
+    f.pages.pop()
+    short.lines.append(Line("Short contents", y=720, size=16, bold=True))
+    full.lines.append(Line("Contents", y=720, size=16, bold=True))
+    chapters = [(title, page) for title, page, chapter in rows if chapter]
+    for k, (title, page) in enumerate(chapters):
+        short.lines.append(Line(_leadered(title, page), y=690 - 16 * k))
+    for k, (title, page, chapter) in enumerate(rows):
+        full.lines.append(Line(_leadered(title, page), x=72.0 if chapter else 90.0, y=690 - 16 * k))
+    doc = parse(f.write(tmp_path / "short-and-full-contents.pdf"))
+    levels = {title: level for level, title in tree(doc)}
+    for chapter, topics in _chapters():
+        assert levels[chapter] == levels["Chapter one"]
+        assert all(levels[topic] == levels[chapter] + 1 for topic in topics), levels

@@ -261,6 +261,12 @@ def _read_rows(lines: list[PdfLine], split: float | None) -> tuple[Parsed, dict[
             m = _TRAILING_PAGE.match(text)
             if m:
                 entry = (m.group("title"), m.group("page"))
+        elif entry is None and column is None:
+            # no leaders and no aligned numbers anywhere: "introduction 4", the number after the title
+            m = _TRAILING_PAGE.match(text)
+            title, label = (m.group("title"), m.group("page")) if m else ("", "")
+            if m and len(title.split()) <= 8 and title[-1] not in ".,;:" and len(label) < 4:  # no year
+                entry = (title, label)
         if entry is not None:
             entries += 1
             number = _page_number(entry[1])
@@ -269,7 +275,7 @@ def _read_rows(lines: list[PdfLine], split: float | None) -> tuple[Parsed, dict[
             parsed.append((pieces, entry[0], entry[1]))
         else:
             parsed.append((pieces, text, None))
-    if entries < 4 or entries < 0.3 * len(rows):
+    if entries < 4 or entries < (0.3 if column is not None else 0.5) * len(rows):
         return None
     if len(numbers) >= 3:
         rising = sum(1 for a, b in itertools.pairwise(numbers) if b >= a)
@@ -553,6 +559,34 @@ def _mark_contents_lists(pages: list[list[PdfLine]], entries: list[TocEntry], sk
                     ln.role = "toc"
 
 
+def _restarts(block: list[TocEntry], page_entries: list[TocEntry]) -> bool:
+    """Tell a contents page that starts another contents: its numbers start again from the front.
+
+    A short contents followed by the full one on the next page: the page's
+    first page number lies below half the last one of the pages before.
+    """
+    last = next((e.page for e in reversed(block) if e.page is not None), None)
+    first = next((e.page for e in page_entries if e.page is not None), None)
+    return last is not None and first is not None and last >= 20 and first < 0.5 * last
+
+
+def _full_contents(first: list[TocEntry], blocks: list[list[TocEntry]]) -> list[TocEntry]:
+    """Return the full contents when the first one is a short contents listing only its chapters.
+
+    A book may print a short contents (the chapters) before the full one: a
+    later block that lists at least twice the entries, among them four in five
+    of the first block's titles, is the document's contents.
+    """
+    titles = {normalize_for_match(e.title) for e in first}
+    for block in blocks:
+        if len(block) < 2 * len(first):
+            continue
+        listed = {normalize_for_match(e.title) for e in block}
+        if titles and len(titles & listed) >= 0.8 * len(titles):
+            return block
+    return first
+
+
 def find_contents(pages: list[list[PdfLine]], body: float) -> Contents | None:
     """Find the printed table of contents, read its entries and locate their headings.
 
@@ -575,7 +609,7 @@ def find_contents(pages: list[list[PdfLine]], body: float) -> Contents | None:
         in_list = (in_list and continued) or any(normalize_for_match(ln.text) in _LISTS for ln in titles)
         if in_list:
             page_entries = []
-        if continued:
+        if continued and not _restarts(blocks[-1][1], page_entries):
             blocks[-1][0].append(index)
             blocks[-1][1].extend(page_entries)
         else:
@@ -593,6 +627,7 @@ def find_contents(pages: list[list[PdfLine]], body: float) -> Contents | None:
     # the document's contents is its first one; later ones (a cross-reference index, a list of
     # tables) are only kept out of the headings
     entries = next((block for _, block in blocks if len(block) >= 4), [])
+    entries = _full_contents(entries, [block for _, block in blocks])
     # a group title repeated at the top of the next contents page ("Chapter 3" continued)
     seen: set[str] = set()
     unique: list[TocEntry] = []
