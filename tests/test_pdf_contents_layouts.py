@@ -340,7 +340,7 @@ def test_contents_without_leaders_or_aligned_numbers_gives_the_chapters(tmp_path
 
 def test_short_contents_before_the_full_one_gives_way_to_it(tmp_path: Path):
     # a short contents lists the chapters; the full contents on the next page adds their sections,
-    # which share the chapters' face on the pages: only the full contents tells their levels
+    # set in the text face on the pages: only the full contents makes them sections
     f = Flow()
     f.heading("Handbook", 24, before=0).para(3).new_page()
     short, full = f.pages[-1], f.new_page().pages[-1]
@@ -351,7 +351,7 @@ def test_short_contents_before_the_full_one_gives_way_to_it(tmp_path: Path):
         f.heading(chapter, 12, before=0).para(8)
         for topic in topics:
             rows.append((topic, len(f.pages), False))
-            f.heading(topic, 12).para(8)
+            f.gap(12).line(topic).para(8)  # in the text face: only the full contents lists it
         for _ in range(3):
             f.new_page().para(30)
         f.new_page()
@@ -367,4 +367,4 @@ def test_short_contents_before_the_full_one_gives_way_to_it(tmp_path: Path):
     levels = {title: level for level, title in tree(doc)}
     for chapter, topics in _chapters():
         assert levels[chapter] == levels["Chapter one"]
-        assert all(levels[topic] == levels[chapter] + 1 for topic in topics), levels
+        assert all(levels.get(topic) == levels[chapter] + 1 for topic in topics), levels
