@@ -35,7 +35,6 @@ __all__ = ["FINE", "Chunk", "Document", "PageSpan", "SearchResult", "Section", "
 FINE: Final = "fine"
 
 _EMPTY: Mapping[str, Any] = MappingProxyType({})
-
 _SURROGATE = re.compile("[\ud800-\udfff]")
 logger = logging.getLogger("sectionrag")
 

@@ -29,7 +29,7 @@ from sectionrag.parsers._pdf_faces import (
     term_styles,
     text_left,
 )
-from sectionrag.parsers._pdf_layout import in_other_column, prose_columns
+from sectionrag.parsers._pdf_layout import in_other_column, lines_by_row, prose_columns
 from sectionrag.parsers._pdfium import CODE_FONT, PdfLine
 from sectionrag.parsers._sections import normalize_title
 from sectionrag.parsers.headings import (
@@ -193,9 +193,7 @@ def find_headings(pages: list[list[PdfLine]], body: float) -> list[Candidate]:
         toc_size = max((ln.size for ln in leadered), default=0.0)
         # on a contents page, an entry whose page number is a separate piece of its row
         numbered_rows = {ln.row for ln in lines if _BARE_PAGE.match(ln.text)} if toc_page else set()
-        by_row: dict[int, list[PdfLine]] = {}
-        for ln in lines:
-            by_row.setdefault(ln.row, []).append(ln)
+        by_row = lines_by_row(lines)
         # where columns of prose start: a heading beside another one there is in the next column
         columns = prose_columns(lines)
         i = 0

@@ -21,6 +21,7 @@ __all__ = [
     "body_size",
     "clean_text",
     "in_other_column",
+    "lines_by_row",
     "mark_tables",
     "merge_labels",
     "prose_columns",
@@ -215,11 +216,8 @@ def merge_labels(lines: list[PdfLine]) -> list[PdfLine]:
 
     Returns the page's lines with each such pair replaced by one line.
     """
-    by_row: dict[int, list[PdfLine]] = {}
-    for ln in lines:
-        by_row.setdefault(ln.row, []).append(ln)
     drop: set[int] = set()
-    for pieces in by_row.values():
+    for pieces in lines_by_row(lines).values():
         if len(pieces) < 2:
             continue
         pieces.sort(key=lambda ln: ln.x0)
@@ -284,6 +282,14 @@ def right_column_start(lines: list[PdfLine]) -> float | None:
     if len(edges) < 2 or edges[-1] - edges[0] < 0.35 * width:
         return None
     return edges[-1]
+
+
+def lines_by_row(lines: list[PdfLine]) -> dict[int, list[PdfLine]]:
+    """Group a page's lines by visual row (``PdfLine.row``), in page order within each row."""
+    by_row: dict[int, list[PdfLine]] = {}
+    for ln in lines:
+        by_row.setdefault(ln.row, []).append(ln)
+    return by_row
 
 
 def prose_columns(lines: list[PdfLine]) -> set[int]:

@@ -18,7 +18,7 @@ from collections import Counter
 from dataclasses import dataclass, field
 from difflib import SequenceMatcher
 
-from sectionrag.parsers._pdf_layout import in_other_column, prose_columns
+from sectionrag.parsers._pdf_layout import in_other_column, lines_by_row, prose_columns
 from sectionrag.parsers._pdf_toc_levels import set_levels
 from sectionrag.parsers._pdfium import PdfLine
 from sectionrag.parsers._sections import normalize_title
@@ -264,9 +264,8 @@ def _read_rows(lines: list[PdfLine], split: float | None) -> tuple[Parsed, dict[
         elif entry is None and column is None:
             # no leaders and no aligned numbers anywhere: "introduction 4", the number after the title
             m = _TRAILING_PAGE.match(text)
-            title, label = (m.group("title"), m.group("page")) if m else ("", "")
-            if m and len(title.split()) <= 8 and title[-1] not in ".,;:" and len(label) < 4:  # no year
-                entry = (title, label)
+            if m and len(m["title"].split()) <= 8 and m["title"][-1] not in ".,;:" and len(m["page"]) < 4:
+                entry = (m["title"], m["page"])  # (four digits are a year, not a page)
         if entry is not None:
             entries += 1
             number = _page_number(entry[1])
@@ -471,9 +470,7 @@ def _locate(entries: list[TocEntry], pages: list[list[PdfLine]], body: float) ->
     def norms(p: int, strict: bool) -> list[str]:
         if (p, strict) not in cache:
             lines = pages[p]
-            by_row: dict[int, list[PdfLine]] = {}
-            for ln in lines:
-                by_row.setdefault(ln.row, []).append(ln)
+            by_row = lines_by_row(lines)
             columns = prose_columns(lines)
             # alone in its row, or beside pieces of the page's other column only
             alone = {
