@@ -246,6 +246,13 @@ def configs() -> list[Config]:
             note="Pipeline.default(embedder='minilm') + Pipeline.search(query) (rerank: rerank=True)",
         ),
         Config(
+            "section 256, table rows",
+            "sectionrag",
+            _section(size=256, table_rows=True),
+            ("default",),
+            note="the default's chunks plus one fine chunk per table row of figures (table_rows=True)",
+        ),
+        Config(
             "section 256, no fine chunks",
             "sectionrag",
             _section(size=256, fine=0),

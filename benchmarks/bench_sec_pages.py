@@ -149,6 +149,7 @@ def run(
     qvecs = env.cache.embed([q.text for q in questions], query=True)
     configs = [
         ("sectionrag default", br._default_chunks, ("default", "rerank", "vector", "text", "hybrid zscore")),
+        ("section 256, table rows", br._section(size=256, table_rows=True), ("default", "vector")),
         ("section 256, file-name header", br.section_variant(256, {"names"}), ("default", "vector")),
         ("section 256, table heads", br.section_variant(256, {"tables"}), ("default", "vector")),
         ("fixed 512", br._strategy("fixed", size=512), ("vector", "hybrid", "hybrid zscore")),

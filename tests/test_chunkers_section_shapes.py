@@ -13,7 +13,7 @@ import sectionrag
 from _filing_rows import ROWS
 from sectionrag import Document
 from sectionrag._sentences import split_sentences
-from sectionrag.chunkers._context import table_runs
+from sectionrag.chunkers._context import table_rows, table_runs
 from sectionrag.defaults import DEFAULT_FINE, MIN_FINE_SIZE
 from sectionrag.errors import ConfigError
 from sectionrag.eval.metrics import chunk_stats
@@ -318,3 +318,56 @@ def test_fine_is_validated() -> None:
     for bad in (-0.1, 1, 1.5, "0.5", None):
         with pytest.raises(ConfigError, match="fine"):
             sectionrag.chunker("section", fine=bad)
+
+
+# -- table rows -----------------------------------------------------------------------------
+
+
+def test_table_rows_are_the_rows_of_figures_with_their_table_s_head() -> None:
+    text = filing()
+    rows = table_rows(text, 0, len(text))
+    assert [text[r.start : r.end] for r in rows] == [f"{label} | {a} | {b}" for label, a, b in ROWS]
+    assert {r.head for r in rows} == {"Three Months Ended: July 1, | June 25, / 2023 | 2022"}
+    # column headings, label lines and one-line "tables" are not rows of figures
+    assert table_rows("Prose.\n\nCalifornia | 95014\n\nMore prose.\n", 0, 40) == []
+
+
+def test_table_rows_index_each_row_as_a_fine_chunk_that_names_its_columns() -> None:
+    doc = parse(filing())
+    plain = sectionrag.chunker("section", inner="sentence", size=200, tokenizer=WordTokenizer()).chunk(doc)
+    chunks = sectionrag.chunker(
+        "section", inner="sentence", size=200, table_rows=True, tokenizer=WordTokenizer()
+    ).chunk(doc)
+    rows = [c for c in chunks if c.text in {f"{label} | {a} | {b}" for label, a, b in ROWS}]
+    assert len(rows) == len(ROWS)
+    for c in rows:
+        assert c.fine and doc.text[c.start : c.end] == c.text
+        assert c.context == "report > Results > Three Months Ended: July 1, | June 25, / 2023 | 2022"
+        assert c.section_path == ("Results",) and c.token_count <= 200
+    # the other chunks are those made without rows, in document order, ids unique
+    assert [(c.start, c.end) for c in chunks if c not in rows] == [(c.start, c.end) for c in plain]
+    assert [(c.start, c.fine, c.end) for c in chunks] == sorted((c.start, c.fine, c.end) for c in chunks)
+    assert len({c.id for c in chunks}) == len(chunks)
+    on, off = chunk_stats(doc, chunks), chunk_stats(doc, plain)
+    assert (on.uncovered_chars, on.overlap_chars) == (off.uncovered_chars, off.overlap_chars)
+    assert on.mixed_chunks == 0
+    assert on.fine_chunks == off.fine_chunks + len(ROWS)
+
+
+def test_a_row_whose_head_does_not_fit_keeps_the_section_header() -> None:
+    doc = parse(filing())
+    chunks = sectionrag.chunker(
+        "section", inner="sentence", size=20, table_rows=True, tokenizer=WordTokenizer()
+    ).chunk(doc)
+    (row,) = [c for c in chunks if c.text == "Net income | 19,881 | 19,442"]
+    assert row.context == "report > Results" and row.token_count <= 20
+
+
+def test_table_rows_leave_prose_alone_and_are_validated() -> None:
+    doc = parse(f"# Notes\n\n{PROSE}\n")
+    tok = WordTokenizer()
+    on = sectionrag.chunker("section", inner="sentence", size=60, table_rows=True, tokenizer=tok).chunk(doc)
+    off = sectionrag.chunker("section", inner="sentence", size=60, tokenizer=tok).chunk(doc)
+    assert on == off
+    with pytest.raises(TypeError, match="table_rows"):
+        sectionrag.chunker("section", table_rows="yes")

@@ -8,6 +8,8 @@
 - :func:`table_heads`: for each text table (lines of ``|``-separated cells),
   its caption and column-heading rows, so that a chunk starting inside the
   table can say which columns its numbers are in.
+- :func:`table_rows`: each row of figures of those tables with the same head,
+  so that a row can be indexed on its own and still say what its numbers are.
 
 Both read the document text only; no span changes.
 """
@@ -17,7 +19,16 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-__all__ = ["TableHead", "document_label", "document_name", "issuer", "table_heads", "table_runs"]
+__all__ = [
+    "TableHead",
+    "TableRow",
+    "document_label",
+    "document_name",
+    "issuer",
+    "table_heads",
+    "table_rows",
+    "table_runs",
+]
 
 #: characters of a document's opening searched for an issuer's name
 OPENING = 4000
@@ -105,6 +116,19 @@ class TableHead:
     head: str
 
 
+@dataclass(frozen=True)
+class TableRow:
+    """A row of figures of a text table, and its table's head.
+
+    ``start``/``end`` span the row's line without its surrounding blanks;
+    ``head`` is the caption and column headings (``""`` when the table has none).
+    """
+
+    start: int
+    end: int
+    head: str
+
+
 def _is_row(line: str) -> bool:
     return " | " in line or (line.startswith("|") and line.endswith("|") and len(line) > 1)
 
@@ -154,14 +178,45 @@ def table_heads(text: str, start: int, end: int, heads: frozenset[int] = frozens
     lines = _lines(text, start, end)
     out: list[TableHead] = []
     for rows in _tables(text, lines):
-        head_rows, body = _column_headings(text, lines, rows)
-        caption = _caption(text, lines, rows[0], heads)
-        head = " / ".join(head_rows)
-        if head and caption:
-            head = f"{caption.rstrip(':').rstrip()}: {head}"
+        head, body = _head(text, lines, rows, heads)
         if head and body < lines[rows[-1]][1]:
-            out.append(TableHead(body, lines[rows[-1]][1], _clip(head)))
+            out.append(TableHead(body, lines[rows[-1]][1], head))
     return out
+
+
+def table_rows(text: str, start: int, end: int, heads: frozenset[int] = frozenset()) -> list[TableRow]:
+    """Return the rows of figures of the tables of ``text[start:end]``, each with its table's head.
+
+    Tables, their heads and ``heads`` are as in :func:`table_heads`; only
+    tables of two rows or more count (as in :func:`table_runs`), and of
+    their rows only those below the column headings that hold figures under
+    a line label (``Gross margin | 36,413 | 35,885``). Spans are document
+    offsets of the row's line, blanks at either end left out, in order.
+    """
+    lines = _lines(text, start, end)
+    out: list[TableRow] = []
+    for rows in _tables(text, lines):
+        if len(rows) < 2:
+            continue
+        head, body = _head(text, lines, rows, heads)
+        for k in rows:
+            a, b = lines[k]
+            line = text[a:b]
+            if a < body or not _is_data(line.strip()):
+                continue
+            lead = len(line) - len(line.lstrip())
+            out.append(TableRow(a + lead, a + len(line.rstrip()), head))
+    return out
+
+
+def _head(text: str, lines: list[tuple[int, int]], rows: list[int], heads: frozenset[int]) -> tuple[str, int]:
+    """Return a table's head (caption, then its column-heading rows; clipped) and where its body starts."""
+    head_rows, body = _column_headings(text, lines, rows)
+    caption = _caption(text, lines, rows[0], heads)
+    head = " / ".join(head_rows)
+    if head and caption:
+        head = f"{caption.rstrip(':').rstrip()}: {head}"
+    return _clip(head), body
 
 
 def table_runs(text: str, start: int, end: int, *, min_rows: int = 2) -> list[tuple[int, int]]:

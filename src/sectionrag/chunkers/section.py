@@ -53,6 +53,13 @@ result that overlaps a better one (:func:`~sectionrag.pipeline.search_store`),
 so a question that one small piece answers gets that piece, and one that needs
 more gets the regular chunk. Fine chunks are made only when ``f`` of the size
 is at least :data:`~sectionrag.defaults.MIN_FINE_SIZE` tokens.
+
+With ``table_rows=True``, every row of figures of a text table (a line of
+``|``-separated cells with a label and figures, below the table's column
+headings) is also indexed on its own as a fine chunk: its span is the row,
+and its contextual header adds the table's caption and column headings, so
+the vector of ``Gross margin | 36,413 | 35,885`` reads which statement and
+which periods those figures belong to.
 """
 
 from __future__ import annotations
@@ -74,6 +81,7 @@ from sectionrag.chunkers._context import (
     document_label,
     document_name,
     table_heads,
+    table_rows,
     table_runs,
 )
 from sectionrag.chunkers._spans import Measure, trim
@@ -124,6 +132,9 @@ class SectionChunker(BaseChunker):
             :data:`~sectionrag.defaults.DEFAULT_FINE`; 0 turns it off; below 1;
             none when that is under :data:`~sectionrag.defaults.MIN_FINE_SIZE`
             tokens).
+        table_rows: Also index every row of figures of a text table as a fine
+            chunk of its own, its header naming the table's caption and column
+            headings (default False).
         **inner_params: Passed to the inner strategy (``threshold``,
             ``min_sentences``, ``window``, ``embedder``, ``overlap``, ``unit``, ``pack`` ...).
     """
@@ -144,6 +155,7 @@ class SectionChunker(BaseChunker):
         sentence_overlap: float = 0.0,
         sentence_context: float = DEFAULT_SENTENCE_CONTEXT,
         fine: float = DEFAULT_FINE,
+        table_rows: bool = False,
         **inner_params: Any,
     ) -> None:
         super().__init__(size=size, tokenizer=tokenizer)
@@ -170,6 +182,9 @@ class SectionChunker(BaseChunker):
         if fine >= 1:
             raise ConfigError(f"fine must be a fraction of the size below 1 (0 turns it off), got {fine}")
         self.fine = fine
+        if not isinstance(table_rows, bool):
+            raise TypeError(f"table_rows must be a bool, not {type(table_rows).__name__}")
+        self.table_rows = table_rows
         self._fine_chunker: SectionChunker | None = None
         if isinstance(inner, str):
             if inner == "section":
@@ -203,7 +218,7 @@ class SectionChunker(BaseChunker):
             f"table_headers={self.table_headers}, "
             f"min_chunks={self.min_chunks}, table_size={self.table_size}, "
             f"sentence_overlap={self.sentence_overlap}, sentence_context={self.sentence_context}, "
-            f"fine={self.fine})"
+            f"fine={self.fine}, table_rows={self.table_rows})"
         )
 
     def header_for(self, path: tuple[str, ...], title: str = "") -> str:
@@ -230,10 +245,40 @@ class SectionChunker(BaseChunker):
             raise TypeError(f"chunk() expects a Document, not {type(document).__name__}")
         measure = Measure(document.text, self.tokenizer)
         chunks = self._chunk_once(document, measure)
-        finer = self.fine_chunker()
-        if finer is None or not chunks:
+        if not chunks:
             return chunks
-        return _with_fine(chunks, finer._chunk_once(document, measure))
+        finer = self.fine_chunker()
+        fine = [] if finer is None else finer._chunk_once(document, measure)
+        if self.table_rows:
+            fine += self._row_chunks(document, measure)
+        return _with_fine(chunks, fine) if fine else chunks
+
+    def _row_chunks(self, document: Document, measure: Measure) -> list[Chunk]:
+        """One chunk per row of figures of the document's text tables (``table_rows``).
+
+        The header is the section's, then the table's head; a row whose
+        header and text pass the cap keeps the section's header alone, and a
+        row that passes it even so is left to the regular chunks.
+        """
+        text = document.text
+        title = self.title_of(document)
+        rows = table_rows(text, document.body_start, len(text), frozenset(s.start for s in document.sections))
+        if not rows:
+            return []
+        plans: list[tuple[int, int, list[str]]] = []
+        for row in rows:
+            header = self.header_for(document.section_path_at(row.start), title)
+            options = [_with_head(header, row.head), header] if self.contextual_header else [""]
+            plans.append((row.start, row.end, list(dict.fromkeys(options))))
+        texts = [f"{h}\n{text[a:b]}" if h else text[a:b] for a, b, hs in plans for h in hs]
+        counts = iter(measure.count_many(texts))
+        out = []
+        for a, b, headers in plans:
+            fitting = [(h, n) for h, n in ((h, next(counts)) for h in headers) if n <= self.limit]
+            if fitting:
+                header, n = fitting[0]
+                out.append(document.make_chunk(0, a, b, token_count=n, context=header, title=title))
+        return out
 
     def fine_chunker(self) -> SectionChunker | None:
         """Return the chunker of the fine chunks (the same settings at ``fine`` of the size), or ``None``."""
@@ -442,16 +487,16 @@ class SectionChunker(BaseChunker):
 
 
 def _with_fine(chunks: list[Chunk], fine: list[Chunk]) -> list[Chunk]:
-    """Merge ``fine`` chunks into ``chunks`` in document order: marked, those with a regular span left out.
+    """Merge ``fine`` chunks into ``chunks`` in document order: marked, one chunk per span (the first).
 
     Indices are numbered again (and ids made again from them), regular before fine at one start.
     """
     spans = {(c.start, c.end) for c in chunks}
-    extra = [
-        replace(c, metadata=MappingProxyType({**c.metadata, FINE: True}))
-        for c in fine
-        if (c.start, c.end) not in spans
-    ]
+    extra = []
+    for c in fine:  # one chunk per span: a row that is also a whole fine chunk is kept once
+        if (c.start, c.end) not in spans:
+            spans.add((c.start, c.end))
+            extra.append(replace(c, metadata=MappingProxyType({**c.metadata, FINE: True})))
     merged = sorted([*chunks, *extra], key=lambda c: (c.start, c.fine, c.end))
     return [c.numbered(i) for i, c in enumerate(merged)]
 
