@@ -501,6 +501,9 @@ _STRONG_PREFIXES = (
 )  # fmt: skip
 
 
+_SECTION_LABEL = re.compile(r"\d{1,3}(?:\.\d{1,3})*\.?")
+
+
 def _is_heading_line(
     ln: PdfLine,
     prev: PdfLine | None,
@@ -541,6 +544,8 @@ def _is_heading_line(
     if text[:1] in _QUOTES or (text[:1] in "\u2014\u2013" and not ln.bold):
         return False  # a quotation or its attribution ("\u2014Dwarven saying."), not a title
     tokens = text.split()
+    if len(tokens) > 1 and _SECTION_LABEL.fullmatch(tokens[0]):
+        tokens = tokens[1:]  # the words of "7 How to help us" are a title's, its number aside
     if len(tokens) >= 3 and sum(len(w) for w in tokens) < 2.5 * len(tokens):
         return False  # glyph samples or symbols ("A B C D", "\u02cb \u02c8 \u02c9"), not a title
     if (
