@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from _pdfgen import Line
 from test_pdf_headings import Flow, parse, titles
 
 
@@ -21,3 +22,55 @@ def test_numbered_heading_of_short_words_is_no_glyph_sample(tmp_path: Path):
     f.line("Aa Bb Cc Dd", size=13, bold=True).para(3)  # a row of glyph samples set large stays text
     doc = parse(f.write(tmp_path / "short.pdf"))
     assert titles(doc) == ["6 About your source file", "7 How to help us", "8 How to include bibliography"]
+
+
+def _sample_page(y: float, paragraphs: list[list[str]], heading: str) -> list[Line]:
+    """A page of a sample document set at 12 pt, double spaced, under a bold capitals heading."""
+    lines = [Line(heading, x=200, y=y, size=12, bold=True)]
+    y -= 40
+    for para in paragraphs:
+        for text in para:
+            lines.append(Line(text, x=90, y=y, size=12))
+            y -= 24
+        y -= 10
+    return lines
+
+
+def test_page_of_a_sample_set_larger_than_the_text_measures_its_lines_by_its_own_text(tmp_path: Path):
+    # a 10 pt class guide shows a sample application set at 12 pt, double spaced: its paragraphs'
+    # lines (a numbered paragraph's first line, a short last line) are that page's text, not
+    # headings a size above the guide's text; its bold capitals headings stay headings
+    f = Flow().heading("1 Writing the application", 14).para(8)
+    f.heading("1.1 The title page", 12).para(6)
+    # the sample's title page: short 12 pt lines (a light face that recurs)
+    f.new_page()
+    for k, name in enumerate(("Title: Widget Frame", "Inventors: First Inventor", "Another Inventor")):
+        f.lines.append(Line(name, x=160, y=600 - 16 * k, size=12))
+    long = "The present invention relates to widgets and in particular to frames that hold"
+    more = "them in place while the glue sets under pressure over several hours of work"
+    f.new_page()
+    f.lines.extend(
+        _sample_page(
+            700,
+            [
+                ["[0001] Describe the field of the invention like this and go on", more, "held in place."],
+                [f"[0002] {long}", more, long, "produce the same thing"],
+                ["[0003] In other words the basic types of things the invention", more, "implemented in"],
+            ],
+            "FIELD OF THE INVENTION",
+        )
+    )
+    f.new_page()
+    f.lines.extend(
+        _sample_page(
+            700,
+            [[f"[0004] {long}", more, long, "therebetween"], [f"[0005] {long}", more, "Euler equation"]],
+            "BACKGROUND OF THE INVENTION",
+        )
+    )
+    f.new_page().heading("2 Claims", 14).para(8)
+    doc = parse(f.write(tmp_path / "sample.pdf"))
+    got = titles(doc)
+    assert not [t for t in got if t.startswith("[") or t in ("produce the same thing", "therebetween")], got
+    assert "FIELD OF THE INVENTION" in got and "BACKGROUND OF THE INVENTION" in got
+    assert got[:2] == ["1 Writing the application", "1.1 The title page"] and got[-1] == "2 Claims"

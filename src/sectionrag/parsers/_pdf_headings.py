@@ -196,6 +196,9 @@ def find_headings(pages: list[list[PdfLine]], body: float) -> list[Candidate]:
         by_row = lines_by_row(lines)
         # where columns of prose start: a heading beside another one there is in the next column
         columns = prose_columns(lines)
+        # a page whose own prose is set larger than the document's (a sample document shown inside
+        # a manual, at 12 pt in a 10 pt guide) measures its lines against its own text
+        page_body, page_pitch = _page_text_face(lines, body, pitch)
         i = 0
         while i < len(lines):
             ln = lines[i]
@@ -208,7 +211,7 @@ def find_headings(pages: list[list[PdfLine]], body: float) -> list[Candidate]:
                 and style_of(ln) in margin
                 and _is_margin_heading(ln)
             )
-            ok = marginal or _is_heading_line(ln, prev, nxt, body, pitch, light, small, caseless)
+            ok = marginal or _is_heading_line(ln, prev, nxt, page_body, page_pitch, light, small, caseless)
             if (
                 ok
                 and toc_page
@@ -385,6 +388,27 @@ def _without_continuations(candidates: list[Candidate]) -> list[Candidate]:
         out.append(c)
         last = counted
     return out
+
+
+def _page_text_face(lines: list[PdfLine], body: float, pitch: float) -> tuple[float, float]:
+    """Return the body size and line pitch to judge a page's lines by: its own, when its prose is larger.
+
+    A page whose paragraphs (five lines of eight words or more, three in four
+    of its long lines) are set at one size at least 1.12 times the document's
+    body size shows a document of its own (a sample application in a class's
+    manual, a large-print appendix): at that size its lines are text, not
+    headings a size above the text. Every other page keeps the document's.
+    """
+    long = [ln for ln in lines if ln.role == "body" and len(ln.text.split()) >= 8]
+    sizes = Counter(round(ln.size * 2) / 2 for ln in long)
+    if not sizes:
+        return body, pitch
+    size, n = sizes.most_common(1)[0]
+    if n < 5 or 4 * n < 3 * len(long) or size < 1.12 * body:
+        return body, pitch
+    own = [ln for ln in long if round(ln.size * 2) / 2 == size]
+    gaps = [b.top - a.top for a, b in itertools.pairwise(own) if 0 < b.top - a.top < 3 * size]
+    return statistics.median(ln.size for ln in own), (statistics.median(gaps) if gaps else size * 1.2)
 
 
 def _is_margin_heading(ln: PdfLine) -> bool:
