@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from _pdfgen import Line
+from _pdfgen import Line, Page, write_pdf
 from test_pdf_headings import Flow, parse, titles
 
 
@@ -74,3 +74,54 @@ def test_page_of_a_sample_set_larger_than_the_text_measures_its_lines_by_its_own
     assert not [t for t in got if t.startswith("[") or t in ("produce the same thing", "therebetween")], got
     assert "FIELD OF THE INVENTION" in got and "BACKGROUND OF THE INVENTION" in got
     assert got[:2] == ["1 Writing the application", "1.1 The title page"] and got[-1] == "2 Claims"
+
+
+def _centre(lines: list[Line], under: Line, tmp_path: Path) -> list[Line]:
+    """Centre ``lines`` on the line ``under`` (a line of the text block), measured as pdfium reads them."""
+    import pypdfium2 as pdfium
+
+    from sectionrag.parsers._pdfium import extract_page_lines
+
+    probe = [Line(ln.text, x=0, y=700 - 20 * k, size=ln.size, italic=ln.italic) for k, ln in enumerate(lines)]
+    probe.append(Line(under.text, x=0, y=300, size=under.size))
+    pdf = pdfium.PdfDocument(str(write_pdf(tmp_path / "probe.pdf", [Page(probe)])))
+    try:
+        widths = {ln.text: ln.x1 - ln.x0 for ln in extract_page_lines(pdf[0], 0)}
+    finally:
+        pdf.close()
+    for ln in lines:
+        ln.x = under.x + (widths[under.text] - widths[ln.text]) / 2
+    return lines
+
+
+def test_authors_and_affiliations_centred_in_two_faces_are_the_title_block(tmp_path: Path):
+    # a journal's title block: authors in 12 pt over their affiliations in body-size italics,
+    # centred, then a long abstract set smaller than the text; the affiliations' face recurs
+    # later (italic run-in sub-headings), yet the block's lines are no sections
+    block = [Line("Guide to the Journal Class", y=720, size=18, italic=True)]
+    y = 680.0
+    for author, place in (
+        ("Author One", "Federal Reserve Bank of Boston"),
+        ("Author Two", "Division of Economics, Western University"),
+        ("Author Three", "Department of Economics, Peterson University"),
+    ):
+        block += [Line(author, y=y, size=12), Line(place, y=y - 14, italic=True)]
+        y -= 30
+    abstract = "Abstract text set smaller than the body runs on over several lines of the page here"
+    f = Flow(x=108, top=700)
+    f.lines.extend(_centre(block, Line(abstract, x=108, size=9), tmp_path))
+    # (a page of more than 30 lines: no cover page, though no line on it is at the body size)
+    for k in range(26):
+        f.lines.append(Line(abstract, x=108, y=y - 20 - 11 * k, size=9))
+    f.new_page().heading("1. Using the class file", 10).para(12)
+    f.gap(8).line("Coding for landscape tables", italic=True).para(10)
+    f.gap(8).line("Coding for landscape figures", italic=True).para(10)
+    f.heading("2. Mathematics", 10).para(12)
+    doc = parse(f.write(tmp_path / "authors.pdf"))
+    assert titles(doc) == [
+        "1. Using the class file",
+        "Coding for landscape tables",
+        "Coding for landscape figures",
+        "2. Mathematics",
+    ]
+    assert doc.metadata["title"] == "Guide to the Journal Class"
