@@ -10,7 +10,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from _pdfgen import Line, Page, write_pdf
-from test_pdf_headings import Flow, parse, titles
+from test_pdf_headings import Flow, levels, parse, titles
 
 
 def test_numbered_heading_of_short_words_is_no_glyph_sample(tmp_path: Path):
@@ -76,22 +76,43 @@ def test_page_of_a_sample_set_larger_than_the_text_measures_its_lines_by_its_own
     assert got[:2] == ["1 Writing the application", "1.1 The title page"] and got[-1] == "2 Claims"
 
 
-def _centre(lines: list[Line], under: Line, tmp_path: Path) -> list[Line]:
-    """Centre ``lines`` on the line ``under`` (a line of the text block), measured as pdfium reads them."""
+def _widths(lines: list[Line], tmp_path: Path) -> list[float]:
+    """Return each line's width as pdfium reads it (each set alone on a probe page)."""
     import pypdfium2 as pdfium
 
     from sectionrag.parsers._pdfium import extract_page_lines
 
-    probe = [Line(ln.text, x=0, y=700 - 20 * k, size=ln.size, italic=ln.italic) for k, ln in enumerate(lines)]
-    probe.append(Line(under.text, x=0, y=300, size=under.size))
+    probe = [
+        Line(ln.text, x=0, y=760 - 16 * k, size=ln.size, bold=ln.bold, italic=ln.italic, family=ln.family)
+        for k, ln in enumerate(lines)
+    ]
+    tmp_path.mkdir(parents=True, exist_ok=True)
     pdf = pdfium.PdfDocument(str(write_pdf(tmp_path / "probe.pdf", [Page(probe)])))
     try:
-        widths = {ln.text: ln.x1 - ln.x0 for ln in extract_page_lines(pdf[0], 0)}
+        got = extract_page_lines(pdf[0], 0)
     finally:
         pdf.close()
-    for ln in lines:
-        ln.x = under.x + (widths[under.text] - widths[ln.text]) / 2
+    assert len(got) == len(lines), [ln.text for ln in got]
+    return [ln.x1 - ln.x0 for ln in got]
+
+
+def _centre(lines: list[Line], under: Line, tmp_path: Path) -> list[Line]:
+    """Centre ``lines`` on the line ``under`` (a line of the text block)."""
+    *widths, block = _widths([*lines, under], tmp_path)
+    for ln, width in zip(lines, widths, strict=True):
+        ln.x = under.x + (block - width) / 2
     return lines
+
+
+def _run(parts: list[Line], x: float, y: float, tmp_path: Path) -> list[Line]:
+    """Set ``parts`` one after another on one baseline, a word space apart (one line in mixed faces)."""
+    widths = _widths(parts, tmp_path)
+    out = []
+    for part, width in zip(parts, widths, strict=True):
+        part.x, part.y = x, y
+        out.append(part)
+        x += width + 0.45 * part.size
+    return out
 
 
 def test_authors_and_affiliations_centred_in_two_faces_are_the_title_block(tmp_path: Path):
@@ -125,3 +146,38 @@ def test_authors_and_affiliations_centred_in_two_faces_are_the_title_block(tmp_p
         "2. Mathematics",
     ]
     assert doc.metadata["title"] == "Guide to the Journal Class"
+
+
+def test_numbered_run_in_head_in_italics_is_a_heading(tmp_path: Path):
+    # amsart's sub-sections: "9.1." upright, the title in italics, its full stop upright, and the
+    # paragraph going on upright on the same line; the head is a section, titled without the stop
+    f = Flow().heading("9. Compound symbols", 12).para(5)
+    text = "give multiple integral signs with the spacing between them nicely adjusted"
+    for k, (number, title) in enumerate(
+        (("9.1.", "Multiple integral signs"), ("9.2.", "Over and under arrows"))
+    ):
+        f.gap(8)
+        parts = [Line(number), Line(title, italic=True), Line(". " + text)]
+        f.lines.extend(_run(parts, 72, f.y, tmp_path / str(k)))
+        f.y -= 12
+        f.para(4)
+    # a bold numbered heading whose second part is set in bold italics is one heading, not a head
+    # run into text (the text after a run-in head is upright, in the text's weight)
+    f.gap(8)
+    parts = [Line("9.3. Common pitfall:", bold=True), Line("non-atomic access", bold=True, italic=True)]
+    f.lines.extend(_run(parts, 72, f.y, tmp_path / "e"))
+    f.y -= 14
+    f.para(4)
+    f.heading("10. Fonts", 12).para(6)
+    doc = parse(f.write(tmp_path / "runin.pdf"))
+    assert titles(doc) == [
+        "9. Compound symbols",
+        "9.1. Multiple integral signs",
+        "9.2. Over and under arrows",
+        "9.3. Common pitfall: non-atomic access",
+        "10. Fonts",
+    ]
+    assert levels(doc)["9.2. Over and under arrows"] == 2
+    # the paragraph's words stay in the text, in the head's section
+    sec = next(s for s in doc.sections if s.title == "9.1. Multiple integral signs")
+    assert "give multiple integral signs" in doc.text[sec.start : sec.end]

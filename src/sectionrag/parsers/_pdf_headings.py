@@ -228,6 +228,7 @@ def find_headings(pages: list[list[PdfLine]], body: float) -> list[Candidate]:
             if (
                 ok
                 and not marginal
+                and not ln.lead  # (a run-in head shares its row with the text it runs into)
                 and any(
                     _cell_beside(ln, o)
                     and not {round(o.x0 / 3) + d for d in (-1, 0, 1)} & columns
@@ -320,6 +321,8 @@ def find_headings(pages: list[list[PdfLine]], body: float) -> list[Candidate]:
                 title = normalize_title(" ".join([number, *(g.text for g in group[1:])]))
             else:
                 title = normalize_title(" ".join(g.text for g in group))
+            if ln.lead and title[-1:] in ".:":
+                title = title[:-1].rstrip()  # the stop that runs a head into its paragraph is no part of it
             small_caps = all(SMALL_CAPS_FONT.search(g.font) for g in group)  # "a.1 appendix" is "A.1"
             order, numbered = numbering_order(title.upper() if small_caps else title)
             labelled = len(group) > 1 and (
@@ -628,6 +631,8 @@ def _is_heading_line(
         return False
     if check and check[-1] in ":," and ln.size < body * 1.3:
         return False
+    if ln.lead:
+        return True  # a numbered head in bold or italics run into its paragraph ("9.3. Dots. Normally ...")
     ratio = ln.size / body if body else 1.0
     if ratio < 1.5 and text.lower().rstrip(":.") in ADMONITIONS:
         return False  # a "Note" or "Warning" box title; a chapter-sized "Notes" stays a heading
