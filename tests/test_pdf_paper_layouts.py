@@ -181,3 +181,31 @@ def test_numbered_run_in_head_in_italics_is_a_heading(tmp_path: Path):
     # the paragraph's words stay in the text, in the head's section
     sec = next(s for s in doc.sections if s.title == "9.1. Multiple integral signs")
     assert "give multiple integral signs" in doc.text[sec.start : sec.end]
+
+
+def test_letters_drawn_side_by_side_in_a_figure_are_no_label_and_title(tmp_path: Path):
+    # a figure of two panels labelled with large letters "A" and "B" in one row: a letter beside a
+    # letter is no numbering label beside its title ("A" | "Appendix information")
+    f = Flow().heading("5. Floats", 13).para(6)
+    f.lines.extend([Line("A", x=220, y=f.y - 40, size=44), Line("B", x=340, y=f.y - 36, size=54)])
+    f.y -= 70
+    f.line("(a) Image A", x=210).line("Figure 3: An example with sub-figures.", x=200).para(5)
+    f.heading("6. Lists", 13).para(6)
+    doc = parse(f.write(tmp_path / "letters.pdf"))
+    assert titles(doc) == ["5. Floats", "6. Lists"]
+    assert levels(doc)["6. Lists"] == 1
+
+
+def test_large_words_over_a_caption_are_figure_art(tmp_path: Path):
+    # a word drawn large inside a figure ("Image" in 43 pt), the figure's caption under it: not a
+    # section, and no level above the numbered sections; a section that opens with a figure keeps
+    # its heading (numbered, or no larger than the numbered headings)
+    f = Flow().heading("5. Floats", 13).para(6)
+    f.heading("5.1. Figures", 12).para(4)
+    f.gap(40).line("Image", x=250, size=43).gap(60)
+    f.line("Figure 1: Example image.", x=240).para(5)
+    f.heading("Results", 12).gap(40).line("Figure 2: The results.", x=240).para(5)
+    f.heading("6. Lists", 13).para(6)
+    doc = parse(f.write(tmp_path / "art.pdf"))
+    assert titles(doc) == ["5. Floats", "5.1. Figures", "Results", "6. Lists"]
+    assert levels(doc)["6. Lists"] == 1

@@ -347,7 +347,32 @@ def find_headings(pages: list[list[PdfLine]], body: float) -> list[Candidate]:
             for g in group:
                 g.role = "heading"
             i = j
-    return _without_continuations(out)
+    return _without_figure_art(_without_continuations(out), pages)
+
+
+def _without_figure_art(candidates: list[Candidate], pages: list[list[PdfLine]]) -> list[Candidate]:
+    """Drop the words drawn inside a figure, over its caption and larger than the numbered headings.
+
+    ``Image`` in 43 pt over ``Figure 1: Example Image`` is no section. A
+    heading is followed by its text; a line whose next line is a caption is
+    in the figure above that caption, unless it is numbered or set no larger
+    than the numbered headings (a section that opens with a figure).
+    """
+    numbered = [c.size for c in candidates if c.numbered]
+    if not numbered:
+        return candidates
+    largest = max(numbered)
+    out = []
+    for c in candidates:
+        lines = pages[c.page]
+        after = c.index + len(c.lines)
+        over_caption = after < len(lines) and _CAPTION.match(lines[after].text) is not None
+        if not c.numbered and c.size > largest + 0.5 and over_caption:
+            for g in c.lines:
+                g.role = "body"
+            continue
+        out.append(c)
+    return out
 
 
 # "Example - 2/13", "Commands 2/3 (excerpt)", "Projects (2/2)": one title over a run of pages
