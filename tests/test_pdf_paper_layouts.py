@@ -209,3 +209,36 @@ def test_large_words_over_a_caption_are_figure_art(tmp_path: Path):
     doc = parse(f.write(tmp_path / "art.pdf"))
     assert titles(doc) == ["5. Floats", "5.1. Figures", "Results", "6. Lists"]
     assert levels(doc)["6. Lists"] == 1
+
+
+def test_headings_in_another_script_rank_with_the_face_they_are_set_in():
+    # a paper's abstracts in many languages, one heading face whose fonts are scaled per script
+    # (9.1 pt in Latin, 9.2 pt in Cyrillic, 9.8 pt in Devanagari) between numbered sections: one
+    # level under "7. ABSTRACTS", not two levels by size
+    from sectionrag.parsers._pdf_headings import Candidate, numbering_order
+    from sectionrag.parsers._pdf_levels import rank_headings
+    from sectionrag.parsers._pdfium import PdfLine
+
+    heads = [
+        ("1. INTRODUCTION", 9.07),
+        ("7. ABSTRACTS", 9.07),
+        ("\u0938\u093e\u0930\u093e\u0902\u0936", 9.76),  # Hindi
+        ("RESUMEN", 9.07),
+        ("\u0410\u041d\u041d\u041e\u0422\u0410\u0426\u0418\u042f", 9.17),  # Russian
+        ("RESUMO", 9.07),
+        ("\u09b8\u09be\u09b0\u09b8\u0982\u0995\u09cd\u09b7\u09c7\u09aa", 9.76),  # Bengali
+        ("ZUSAMMENFASSUNG", 9.07),
+        ("8. CHANGING THE LANGUAGE", 9.07),
+        ("9. CONCLUSION", 9.07),
+    ]
+    candidates = []
+    for k, (title, size) in enumerate(heads):
+        line = PdfLine(title, 50, 200, 100 + 20 * k, 110 + 20 * k, size, True, False, "Termes-Bold", 1)
+        order, numbered = numbering_order(title)
+        candidates.append(Candidate([line], title, size, True, order, numbered, 1, k))
+    offsets = {id(c.lines[0]): 100 * k for k, c in enumerate(candidates)}
+    got = {h.title: h.rank for h in rank_headings(candidates, offsets)}
+    top = got["7. ABSTRACTS"]
+    assert got["1. INTRODUCTION"] == got["9. CONCLUSION"] == top
+    assert len({got[t] for t, _ in heads[2:8]}) == 1, got  # one rank for every abstract
+    assert got["RESUMEN"] > top
