@@ -242,3 +242,42 @@ def test_headings_in_another_script_rank_with_the_face_they_are_set_in():
     assert got["1. INTRODUCTION"] == got["9. CONCLUSION"] == top
     assert len({got[t] for t, _ in heads[2:8]}) == 1, got  # one rank for every abstract
     assert got["RESUMEN"] > top
+
+
+def test_authors_in_a_column_beside_the_abstract_are_the_title_block():
+    # a journal's first page: the authors in a narrow left column (a name in 12.7 pt bold over
+    # affiliation lines), the title and the abstract beside them on the right, the first numbered
+    # section below both. Read row by row (the columns' lines at heights of their own), the second
+    # name comes after the abstract's first lines; it is still part of the title block
+    from sectionrag.parsers._pdf_headings import Candidate, numbering_order
+    from sectionrag.parsers._pdf_title import split_title
+    from sectionrag.parsers._pdfium import PdfLine
+
+    def line(text: str, x: float, top: float, size: float = 10.0, bold: bool = False) -> PdfLine:
+        return PdfLine(text, x, x + 5 * len(text), top, top + size, size, bold, False, "Termes", 0)
+
+    abstract = "This paper is an example and a template for the class of journal papers"
+    page = [
+        line("Preprint Template for Journal Papers", 230, 40, 24, True),
+        line("Author Name", 110, 77, 12.7, True),
+        line("Department of Mechanical Engineering,", 70, 90, 8),
+        line(abstract, 230, 115),
+        line("City, Country", 70, 120, 8),
+        line(abstract, 230, 125),
+        line("John H. Smith", 100, 151, 12.7, True),
+        line(abstract, 230, 154),
+        line("Heat Transfer Laboratory,", 70, 166, 8),
+        line(abstract, 230, 164),
+        line("1 Introduction", 60, 291, 10, True),
+        line(abstract, 60, 305),
+    ]
+    later = [line("3 Section headings", 60, 80, 10, True), line(abstract, 60, 95)]
+    candidates = []
+    for index, ln in [(0, page[0]), (1, page[1]), (6, page[6]), (10, page[10])]:
+        order, numbered = numbering_order(ln.text)
+        candidates.append(Candidate([ln], ln.text, ln.size, True, order, numbered, 0, index))
+    order, numbered = numbering_order(later[0].text)
+    candidates.append(Candidate([later[0]], later[0].text, 10.0, True, order, numbered, 1, 0))
+    title = split_title(candidates, [page, later], 10.0)
+    assert title == "Preprint Template for Journal Papers"
+    assert [c.title for c in candidates] == ["1 Introduction", "3 Section headings"]

@@ -181,6 +181,11 @@ def _title_block_faces(
     )
     if prose_top is None or not any(c.page != first_index for c in candidates):
         return []
+    # (in a title block of two columns, authors beside the abstract, the block ends where the
+    # first numbered section starts, below both)
+    first_section = next((c for c in candidates if c.page == first_index and c.numbered), None)
+    if first_section is not None:
+        prose_top = max(prose_top, first_section.lines[0].top)
 
     def face(c: Candidate) -> tuple[float, bool]:
         return (round(c.size * 2) / 2, c.bold)
@@ -190,14 +195,15 @@ def _title_block_faces(
         c
         for c in candidates
         if c.page == first_index
-        and id(c) not in taken
         and not c.numbered
         and c.toc_level is None
         and c.lines[0].top < prose_top
         and face(c) not in later
         and normalize_for_match(c.title) not in FRONT_KEEP
     ]
-    return block if len(block) >= 2 else []
+    # (two lines or more in such faces, counting those already taken into the block: a second
+    # author whose first one sits over an affiliation)
+    return [c for c in block if id(c) not in taken] if len(block) >= 2 else []
 
 
 def has_prose(lines: list[PdfLine], body: float) -> bool:
