@@ -281,3 +281,14 @@ def test_authors_in_a_column_beside_the_abstract_are_the_title_block():
     title = split_title(candidates, [page, later], 10.0)
     assert title == "Preprint Template for Journal Papers"
     assert [c.title for c in candidates] == ["1 Introduction", "3 Section headings"]
+
+
+def test_a_chapter_numbered_in_words_matches_its_bare_title():
+    # "Chapter One INTRODUCTION" on the page is the chapter a bookmark or a contents entry calls
+    # "Introduction", as "Chapter 1 Introduction" is; a label alone keeps its words
+    from sectionrag.parsers.headings import normalize_for_match
+
+    assert normalize_for_match("Chapter One INTRODUCTION") == normalize_for_match("Introduction")
+    assert normalize_for_match("PART TWO: The Rules") == "the rules"
+    assert normalize_for_match("Chapter 3 Foo") == "foo"
+    assert normalize_for_match("Part Two") == "part two"
