@@ -104,14 +104,17 @@ def _centre(lines: list[Line], under: Line, tmp_path: Path) -> list[Line]:
     return lines
 
 
-def _run(parts: list[Line], x: float, y: float, tmp_path: Path) -> list[Line]:
-    """Set ``parts`` one after another on one baseline, a word space apart (one line in mixed faces)."""
+def _run(
+    parts: list[Line], x: float, y: float, tmp_path: Path, gaps: list[float] | None = None
+) -> list[Line]:
+    """Set ``parts`` one after another on one baseline (one line in mixed faces), a word space apart
+    or ``gaps`` (in points) apart."""
     widths = _widths(parts, tmp_path)
     out = []
-    for part, width in zip(parts, widths, strict=True):
+    for k, (part, width) in enumerate(zip(parts, widths, strict=True)):
         part.x, part.y = x, y
         out.append(part)
-        x += width + 0.45 * part.size
+        x += width + (gaps[k] if gaps else 0.45 * part.size)
     return out
 
 
@@ -161,6 +164,13 @@ def test_numbered_run_in_head_in_italics_is_a_heading(tmp_path: Path):
         f.lines.extend(_run(parts, 72, f.y, tmp_path / str(k)))
         f.y -= 12
         f.para(4)
+    # the head a wide gap before its text, over a formula of two pieces (a row of two cells)
+    f.gap(8)
+    parts = [Line("9.4."), Line("Accents in math", italic=True), Line("."), Line("Double accents:")]
+    f.lines.extend(_run(parts, 72, f.y, tmp_path / "g", gaps=[4.5, 0.5, 30, 0]))
+    f.lines.extend([Line("H C", x=200, y=f.y - 16), Line("(12)", x=450, y=f.y - 16)])
+    f.y -= 30
+    f.para(4)
     # a bold numbered heading whose second part is set in bold italics is one heading, not a head
     # run into text (the text after a run-in head is upright, in the text's weight)
     f.gap(8)
@@ -174,6 +184,7 @@ def test_numbered_run_in_head_in_italics_is_a_heading(tmp_path: Path):
         "9. Compound symbols",
         "9.1. Multiple integral signs",
         "9.2. Over and under arrows",
+        "9.4. Accents in math",
         "9.3. Common pitfall: non-atomic access",
         "10. Fonts",
     ]

@@ -254,6 +254,8 @@ def mark_tables(lines: list[PdfLine]) -> None:
         by_row.setdefault((ln.row, right is not None and ln.x0 >= right - 3), []).append(ln)
 
     def is_cells(cells: list[PdfLine]) -> bool:
+        if any(c.lead for c in cells):
+            return False  # a numbered head run into its text a gap away is no table cell
         if len(cells) >= 3:
             return True
         return len(cells) == 2 and all(c.x1 - c.x0 < 0.35 * width for c in cells)

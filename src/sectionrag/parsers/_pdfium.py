@@ -229,7 +229,9 @@ _LEAD_NUMBER = re.compile(r"\d{1,3}(?:\.\d{1,3})+\.?\s+\S")
 _LEAD_CHARS = 120
 
 
-def _lead_cut(raw: Any, tp: Any, text: str, fonts: _FontCache, first: int, end: int) -> int:
+def _lead_cut(
+    raw: Any, tp: Any, text: str, fonts: _FontCache, first: int, end: int, cut: int | None = None
+) -> int:
     """Return where the text starts after a numbered head in bold or italics that runs into it, else -1.
 
     A run-in sub-section head (``9.1. Multiple integral signs.``, its title in
@@ -240,7 +242,8 @@ def _lead_cut(raw: Any, tp: Any, text: str, fonts: _FontCache, first: int, end: 
     upright in the text's weight two words or more after the head. The head
     is the run of that face (code in a typewriter face inside it included); it
     must hold a word and end in a full stop or a colon (in its face or
-    upright), as run-in heads do.
+    upright), as run-in heads do. With ``cut`` (where a wide gap already splits
+    the line), the head must end there.
     """
     m = _LEAD_NUMBER.match(text, first)
     if m is None:
@@ -265,6 +268,10 @@ def _lead_cut(raw: Any, tp: Any, text: str, fonts: _FontCache, first: int, end: 
         return -1
     if text[k] in ".:":
         k += 1  # the head's full stop, set upright after an italic title ("signs.")
+    if cut is not None:
+        if text[k:cut].strip():
+            return -1
+        k = cut
     head = text[first:k].rstrip()
     if not 2 <= len(head.split()) <= 13 or head[-1:] not in ".:" or sum(map(str.isalpha, head)) < 2:
         return -1
@@ -350,6 +357,8 @@ def extract_page_lines(page: Any, page_index: int, *, gap_em: float = 1.6) -> li
                     lead = _lead_cut(raw, tp, text, fonts, first, end)
                     if lead > 0:
                         cuts.append(lead)
+            elif len(cuts) > 1 and _lead_cut(raw, tp, text, fonts, first, end, cuts[1]) == cuts[1]:
+                lead = cuts[1]  # the head stands a wide gap before its text ("9.4. Accents.   Double ...")
             cuts.append(end)
             pieces: list[tuple[int, int]] = list(itertools.pairwise(cuts))
             for a, b in pieces:
