@@ -302,4 +302,4 @@ def test_a_chapter_numbered_in_words_matches_its_bare_title():
     assert normalize_for_match("Chapter One INTRODUCTION") == normalize_for_match("Introduction")
     assert normalize_for_match("PART TWO: The Rules") == "the rules"
     assert normalize_for_match("Chapter 3 Foo") == "foo"
-    assert normalize_for_match("Part Two") == "part two"
+    assert normalize_for_match("Part Two") == normalize_for_match("Part Two .") == "part two"

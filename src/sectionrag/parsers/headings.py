@@ -257,8 +257,8 @@ def normalize_for_match(title: str) -> str:
     text = text.replace("\u2019", "'").replace("\u2018", "'").replace("\u201c", '"').replace("\u201d", '"')
     text = " ".join(text.split())
     worded = _NORM_WORD_NUMBER.match(text + " ")
-    if worded and text[worded.end() - 1 :].strip():
-        text = text[worded.end() :].strip()
+    if worded and any(ch.isalnum() for ch in text[worded.end() - 1 :]):
+        text = text[worded.end() :].strip()  # (a label alone, "Chapter one .", keeps its words)
     elif _NORM_NUMBER.match(text + " "):
         stripped = _NORM_NUMBER.sub("", text + " ", count=1).strip()
         text = stripped or text  # "PART II" alone keeps its label
