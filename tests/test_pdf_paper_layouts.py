@@ -68,10 +68,18 @@ def test_page_of_a_sample_set_larger_than_the_text_measures_its_lines_by_its_own
             "BACKGROUND OF THE INVENTION",
         )
     )
+    # the sample's paragraph ends on a page of its own: two long lines and a short one, which the
+    # page goes on reading by the sample's text face
+    f.new_page()
+    f.lines.extend(
+        Line(text, x=90, y=700 - 24 * k, size=12) for k, text in enumerate((long, more, "thereafter."))
+    )
     f.new_page().heading("2 Claims", 14).para(8)
     doc = parse(f.write(tmp_path / "sample.pdf"))
     got = titles(doc)
-    assert not [t for t in got if t.startswith("[") or t in ("produce the same thing", "therebetween")], got
+    assert not [
+        t for t in got if t.startswith("[") or t in ("produce the same thing", "therebetween", "thereafter.")
+    ], got
     assert "FIELD OF THE INVENTION" in got and "BACKGROUND OF THE INVENTION" in got
     assert got[:2] == ["1 Writing the application", "1.1 The title page"] and got[-1] == "2 Claims"
 

@@ -181,6 +181,7 @@ def find_headings(pages: list[list[PdfLine]], body: float) -> list[Candidate]:
     caseless = caseless_heading_styles(pages, body)
     margin = margin_heading_styles(pages, body)
     out: list[Candidate] = []
+    previous = (body, pitch)  # the text face the page before was judged by
     for page_index, lines in enumerate(pages):
         text_width = max((ln.x1 for ln in lines), default=0.0) - min((ln.x0 for ln in lines), default=0.0)
         left = text_left(lines)
@@ -198,7 +199,8 @@ def find_headings(pages: list[list[PdfLine]], body: float) -> list[Candidate]:
         columns = prose_columns(lines)
         # a page whose own prose is set larger than the document's (a sample document shown inside
         # a manual, at 12 pt in a 10 pt guide) measures its lines against its own text
-        page_body, page_pitch = _page_text_face(lines, body, pitch)
+        page_body, page_pitch = _page_text_face(lines, body, pitch, previous)
+        previous = (page_body, page_pitch)
         i = 0
         while i < len(lines):
             ln = lines[i]
@@ -418,20 +420,26 @@ def _without_continuations(candidates: list[Candidate]) -> list[Candidate]:
     return out
 
 
-def _page_text_face(lines: list[PdfLine], body: float, pitch: float) -> tuple[float, float]:
+def _page_text_face(
+    lines: list[PdfLine], body: float, pitch: float, previous: tuple[float, float]
+) -> tuple[float, float]:
     """Return the body size and line pitch to judge a page's lines by: its own, when its prose is larger.
 
     A page whose paragraphs (five lines of eight words or more, three in four
     of its long lines) are set at one size at least 1.12 times the document's
     body size shows a document of its own (a sample application in a class's
     manual, a large-print appendix): at that size its lines are text, not
-    headings a size above the text. Every other page keeps the document's.
+    headings a size above the text. A page with fewer long lines, all of them
+    at the size the page before was judged by (the end of that sample's
+    paragraph), goes on with it. Every other page keeps the document's.
     """
     long = [ln for ln in lines if ln.role == "body" and len(ln.text.split()) >= 8]
     sizes = Counter(round(ln.size * 2) / 2 for ln in long)
     if not sizes:
         return body, pitch
     size, n = sizes.most_common(1)[0]
+    if n < 5 and previous[0] != body and n == len(long) and abs(size - previous[0]) < 0.6:
+        return previous
     if n < 5 or 4 * n < 3 * len(long) or size < 1.12 * body:
         return body, pitch
     own = [ln for ln in long if round(ln.size * 2) / 2 == size]
