@@ -55,6 +55,15 @@ def test_sets_are_apart():
     assert heading_eval.set_of("minitoc-manual.pdf") == "held-out (round 8)"
     assert not heading_eval.HELDOUT8 & (heading_eval.FRESH | heading_eval.VALIDATION | heading_eval.FRESH7)
     assert all((heading_eval.DATA / name).is_file() for name in heading_eval.HELDOUT8)
+    # round nine: split by name order, the first, third ... file development, the others held out
+    round9 = sorted(heading_eval.ROUND9_DEV | heading_eval.HELDOUT9)
+    assert len(round9) == 16 and set(round9[0::2]) == heading_eval.ROUND9_DEV
+    assert set(round9[1::2]) == heading_eval.HELDOUT9
+    earlier = heading_eval.FRESH | heading_eval.VALIDATION | heading_eval.FRESH7 | heading_eval.HELDOUT8
+    assert not set(round9) & earlier
+    assert all((heading_eval.DATA / name).is_file() for name in round9)
+    assert heading_eval.set_of("wargame-manual.pdf") == "held-out (round 9)"
+    assert heading_eval.set_of("aomart-sample.pdf") == "round 9 (examined)"
 
 
 def test_truth_printed_counts_titles_on_their_page_or_beside_it():

@@ -181,6 +181,7 @@ def find_headings(pages: list[list[PdfLine]], body: float) -> list[Candidate]:
     caseless = caseless_heading_styles(pages, body)
     margin = margin_heading_styles(pages, body)
     out: list[Candidate] = []
+    previous = (body, pitch)  # the text face the page before was judged by
     for page_index, lines in enumerate(pages):
         text_width = max((ln.x1 for ln in lines), default=0.0) - min((ln.x0 for ln in lines), default=0.0)
         left = text_left(lines)
@@ -196,6 +197,10 @@ def find_headings(pages: list[list[PdfLine]], body: float) -> list[Candidate]:
         by_row = lines_by_row(lines)
         # where columns of prose start: a heading beside another one there is in the next column
         columns = prose_columns(lines)
+        # a page whose own prose is set larger than the document's (a sample document shown inside
+        # a manual, at 12 pt in a 10 pt guide) measures its lines against its own text
+        page_body, page_pitch = _page_text_face(lines, body, pitch, previous)
+        previous = (page_body, page_pitch)
         i = 0
         while i < len(lines):
             ln = lines[i]
@@ -208,7 +213,7 @@ def find_headings(pages: list[list[PdfLine]], body: float) -> list[Candidate]:
                 and style_of(ln) in margin
                 and _is_margin_heading(ln)
             )
-            ok = marginal or _is_heading_line(ln, prev, nxt, body, pitch, light, small, caseless)
+            ok = marginal or _is_heading_line(ln, prev, nxt, page_body, page_pitch, light, small, caseless)
             if (
                 ok
                 and toc_page
@@ -225,6 +230,7 @@ def find_headings(pages: list[list[PdfLine]], body: float) -> list[Candidate]:
             if (
                 ok
                 and not marginal
+                and not ln.lead  # (a run-in head shares its row with the text it runs into)
                 and any(
                     _cell_beside(ln, o)
                     and not {round(o.x0 / 3) + d for d in (-1, 0, 1)} & columns
@@ -317,6 +323,8 @@ def find_headings(pages: list[list[PdfLine]], body: float) -> list[Candidate]:
                 title = normalize_title(" ".join([number, *(g.text for g in group[1:])]))
             else:
                 title = normalize_title(" ".join(g.text for g in group))
+            if ln.lead and title[-1:] in ".:":
+                title = title[:-1].rstrip()  # the stop that runs a head into its paragraph is no part of it
             small_caps = all(SMALL_CAPS_FONT.search(g.font) for g in group)  # "a.1 appendix" is "A.1"
             order, numbered = numbering_order(title.upper() if small_caps else title)
             labelled = len(group) > 1 and (
@@ -341,7 +349,32 @@ def find_headings(pages: list[list[PdfLine]], body: float) -> list[Candidate]:
             for g in group:
                 g.role = "heading"
             i = j
-    return _without_continuations(out)
+    return _without_figure_art(_without_continuations(out), pages)
+
+
+def _without_figure_art(candidates: list[Candidate], pages: list[list[PdfLine]]) -> list[Candidate]:
+    """Drop the words drawn inside a figure, over its caption and larger than the numbered headings.
+
+    ``Image`` in 43 pt over ``Figure 1: Example Image`` is no section. A
+    heading is followed by its text; a line whose next line is a caption is
+    in the figure above that caption, unless it is numbered or set no larger
+    than the numbered headings (a section that opens with a figure).
+    """
+    numbered = [c.size for c in candidates if c.numbered]
+    if not numbered:
+        return candidates
+    largest = max(numbered)
+    out = []
+    for c in candidates:
+        lines = pages[c.page]
+        after = c.index + len(c.lines)
+        over_caption = after < len(lines) and _CAPTION.match(lines[after].text) is not None
+        if not c.numbered and c.size > largest + 0.5 and over_caption:
+            for g in c.lines:
+                g.role = "body"
+            continue
+        out.append(c)
+    return out
 
 
 # "Example - 2/13", "Commands 2/3 (excerpt)", "Projects (2/2)": one title over a run of pages
@@ -385,6 +418,33 @@ def _without_continuations(candidates: list[Candidate]) -> list[Candidate]:
         out.append(c)
         last = counted
     return out
+
+
+def _page_text_face(
+    lines: list[PdfLine], body: float, pitch: float, previous: tuple[float, float]
+) -> tuple[float, float]:
+    """Return the body size and line pitch to judge a page's lines by: its own, when its prose is larger.
+
+    A page whose paragraphs (five lines of eight words or more, three in four
+    of its long lines) are set at one size at least 1.12 times the document's
+    body size shows a document of its own (a sample application in a class's
+    manual, a large-print appendix): at that size its lines are text, not
+    headings a size above the text. A page with fewer long lines, all of them
+    at the size the page before was judged by (the end of that sample's
+    paragraph), goes on with it. Every other page keeps the document's.
+    """
+    long = [ln for ln in lines if ln.role == "body" and len(ln.text.split()) >= 8]
+    sizes = Counter(round(ln.size * 2) / 2 for ln in long)
+    if not sizes:
+        return body, pitch
+    size, n = sizes.most_common(1)[0]
+    if n < 5 and previous[0] != body and n == len(long) and abs(size - previous[0]) < 0.6:
+        return previous
+    if n < 5 or 4 * n < 3 * len(long) or size < 1.12 * body:
+        return body, pitch
+    own = [ln for ln in long if round(ln.size * 2) / 2 == size]
+    gaps = [b.top - a.top for a, b in itertools.pairwise(own) if 0 < b.top - a.top < 3 * size]
+    return statistics.median(ln.size for ln in own), (statistics.median(gaps) if gaps else size * 1.2)
 
 
 def _is_margin_heading(ln: PdfLine) -> bool:
@@ -501,6 +561,9 @@ _STRONG_PREFIXES = (
 )  # fmt: skip
 
 
+_SECTION_LABEL = re.compile(r"\d{1,3}(?:\.\d{1,3})*\.?")
+
+
 def _is_heading_line(
     ln: PdfLine,
     prev: PdfLine | None,
@@ -541,6 +604,8 @@ def _is_heading_line(
     if text[:1] in _QUOTES or (text[:1] in "\u2014\u2013" and not ln.bold):
         return False  # a quotation or its attribution ("\u2014Dwarven saying."), not a title
     tokens = text.split()
+    if len(tokens) > 1 and _SECTION_LABEL.fullmatch(tokens[0]):
+        tokens = tokens[1:]  # the words of "7 How to help us" are a title's, its number aside
     if len(tokens) >= 3 and sum(len(w) for w in tokens) < 2.5 * len(tokens):
         return False  # glyph samples or symbols ("A B C D", "\u02cb \u02c8 \u02c9"), not a title
     if (
@@ -599,6 +664,8 @@ def _is_heading_line(
         return False
     if check and check[-1] in ":," and ln.size < body * 1.3:
         return False
+    if ln.lead:
+        return True  # a numbered head in bold or italics run into its paragraph ("9.3. Dots. Normally ...")
     ratio = ln.size / body if body else 1.0
     if ratio < 1.5 and text.lower().rstrip(":.") in ADMONITIONS:
         return False  # a "Note" or "Warning" box title; a chapter-sized "Notes" stays a heading

@@ -224,6 +224,8 @@ def merge_labels(lines: list[PdfLine]) -> list[PdfLine]:
         label, title = pieces[0], pieces[1]
         if not _LABEL.match(label.text) or not title.text[:1].isalpha():
             continue
+        if not any(sum(map(str.isalpha, w)) >= 2 for w in title.text.split()):
+            continue  # a letter beside a letter ("A" and "B" drawn in a figure) is no label and title
         if len(pieces) > 3 or (len(pieces) == 3 and any(ch.isalpha() for ch in pieces[2].text)):
             continue  # a table row, not a label and its title (a page number may follow)
         if title.x0 - label.x1 > 12 * max(label.size, 1.0):
@@ -252,6 +254,8 @@ def mark_tables(lines: list[PdfLine]) -> None:
         by_row.setdefault((ln.row, right is not None and ln.x0 >= right - 3), []).append(ln)
 
     def is_cells(cells: list[PdfLine]) -> bool:
+        if any(c.lead for c in cells):
+            return False  # a numbered head run into its text a gap away is no table cell
         if len(cells) >= 3:
             return True
         return len(cells) == 2 and all(c.x1 - c.x0 < 0.35 * width for c in cells)

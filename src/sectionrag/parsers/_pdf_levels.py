@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import bisect
 import re
+import unicodedata
 from collections import Counter
 from collections.abc import Callable
 
@@ -167,8 +168,10 @@ def rank_headings(candidates: list[Candidate], line_offsets: dict[int, int]) -> 
     if not candidates:
         return []
 
+    sizes = _script_sizes(candidates)
+
     def style_key(c: Candidate) -> tuple[float, bool, bool]:
-        return (round(c.size * 2) / 2, c.bold, c.italic)
+        return (round(sizes.get(id(c), c.size) * 2) / 2, c.bold, c.italic)
 
     long_document = max(c.page for c in candidates) >= 40
     if len(candidates) >= 30 and long_document:  # one-off styles (specimens, posters) are not levels
@@ -253,6 +256,48 @@ def rank_headings(candidates: list[Candidate], line_offsets: dict[int, int]) -> 
     for c, rank in zip(candidates, ranks, strict=True):
         out.append(Heading(line_offsets[id(c.lines[0])], rank, c.title))
     out.sort(key=lambda h: h.start)
+    return out
+
+
+def _script(title: str) -> str | None:
+    """Return the script most of a title's letters are in (``LATIN``, ``DEVANAGARI``, ``CJK`` ...)."""
+    counts: Counter[str] = Counter()
+    for ch in title:
+        if ch.isalpha():
+            counts[unicodedata.name(ch, "?").split(" ", 1)[0]] += 1
+    return counts.most_common(1)[0][0] if counts else None
+
+
+def _script_sizes(candidates: list[Candidate]) -> dict[int, float]:
+    """Return the size to rank by of headings set in another script than the document's.
+
+    A font for another script is drawn at a scale of its own: a paper's
+    abstracts in 25 languages set in one heading face come out at 9.1 pt in
+    Latin, 9.2 pt in Cyrillic and 9.8 pt in Devanagari. A heading in another
+    script than the document's main one ranks at the size of the nearest style
+    of the same weight used by headings in the main script, when that size is
+    within a tenth of its own; every other heading keeps its size.
+    """
+    scripts = {id(c): _script(c.title) for c in candidates}
+    main = Counter(v for v in scripts.values() if v is not None).most_common(1)
+    if not main:
+        return {}
+    home = main[0][0]
+    out: dict[int, float] = {}
+    for c in candidates:
+        script = scripts[id(c)]
+        if script is None or script == home:
+            continue
+        near = [
+            o.size
+            for o in candidates
+            if scripts[id(o)] == home
+            and o.bold == c.bold
+            and o.italic == c.italic
+            and abs(o.size - c.size) <= 0.1 * c.size
+        ]
+        if near:
+            out[id(c)] = min(near, key=lambda z: abs(z - c.size))
     return out
 
 

@@ -77,6 +77,19 @@ def split_title(candidates: list[Candidate], pages: list[list[PdfLine]], body: f
         ),
         -1,
     )
+    # where the text block runs: a centred line of the title block is centred on it
+    long_lines = [ln for ln in first_page if len(ln.text.split()) >= 8]
+    block_left = min((ln.x0 for ln in long_lines), default=None)
+    block_right = max((ln.x1 for ln in long_lines), default=None)
+
+    def centred_line(ln: PdfLine) -> bool:
+        if block_left is None or block_right is None:
+            return False
+        return ln.x0 - block_left > 12 and abs((ln.x0 - block_left) - (block_right - ln.x1)) < 6
+
+    def face_of(ln: PdfLine) -> tuple[float, bool, bool]:
+        return (round(ln.size * 2) / 2, ln.bold, ln.italic)
+
     front: list[Candidate] = []
     for k, c in enumerate(candidates):
         if c.page != first_index or c.index >= first_body or c.numbered:
@@ -95,6 +108,16 @@ def split_title(candidates: list[Candidate], pages: list[list[PdfLine]], body: f
             and not any(o.page == first_index and o.index == after for o in candidates)
             and len(first_page[after].text.split()) < 8
         )
+        # names and affiliations centred under the title in two alternating faces (an author in
+        # 12 pt over an affiliation in italics, then the next author): a block, not headings,
+        # even where one of its faces recurs later
+        if not over_short and all(centred_line(ln) for ln in c.lines):
+            face = face_of(c.lines[-1])
+            end = min(first_body, len(first_page))
+            beside = [first_page[i] for i in (c.index - 1, after) if 0 <= i < end]
+            over_short = any(
+                len(ln.text.split()) < 8 and centred_line(ln) and face_of(ln) != face for ln in beside
+            )
         # the document's first and largest heading, over anything but a paragraph (authors, a
         # date), is its title even when a later heading (a sample in a figure) shares its face
         leads_prose = after < len(first_page) and len(first_page[after].text.split()) >= 8
@@ -158,6 +181,11 @@ def _title_block_faces(
     )
     if prose_top is None or not any(c.page != first_index for c in candidates):
         return []
+    # (in a title block of two columns, authors beside the abstract, the block ends where the
+    # first numbered section starts, below both)
+    first_section = next((c for c in candidates if c.page == first_index and c.numbered), None)
+    if first_section is not None:
+        prose_top = max(prose_top, first_section.lines[0].top)
 
     def face(c: Candidate) -> tuple[float, bool]:
         return (round(c.size * 2) / 2, c.bold)
@@ -167,14 +195,15 @@ def _title_block_faces(
         c
         for c in candidates
         if c.page == first_index
-        and id(c) not in taken
         and not c.numbered
         and c.toc_level is None
         and c.lines[0].top < prose_top
         and face(c) not in later
         and normalize_for_match(c.title) not in FRONT_KEEP
     ]
-    return block if len(block) >= 2 else []
+    # (two lines or more in such faces, counting those already taken into the block: a second
+    # author whose first one sits over an affiliation)
+    return [c for c in block if id(c) not in taken] if len(block) >= 2 else []
 
 
 def has_prose(lines: list[PdfLine], body: float) -> bool:

@@ -50,6 +50,8 @@ class PdfLine:
         column_top: The line starts the right-hand column of a two-column band.
         run_in: The line is a head in its own, larger face split off the text
             that it starts on the same baseline (a margin heading).
+        lead: The line is a numbered head in bold or italics split off the
+            upright text that it runs into (``9.1. Dots.`` before its paragraph).
     """
 
     text: str
@@ -67,6 +69,7 @@ class PdfLine:
     cells: list[str] = field(default_factory=list)
     column_top: bool = False
     run_in: bool = False
+    lead: bool = False
 
     @property
     def height(self) -> float:
@@ -221,6 +224,70 @@ def _run_in_cut(
     return idx
 
 
+# a sub-section's number (two levels or more) and a word: "9.1. Multiple integral signs. \\iint ..."
+_LEAD_NUMBER = re.compile(r"\d{1,3}(?:\.\d{1,3})+\.?\s+\S")
+_LEAD_CHARS = 120
+
+
+def _lead_cut(
+    raw: Any, tp: Any, text: str, fonts: _FontCache, first: int, end: int, cut: int | None = None
+) -> int:
+    """Return where the text starts after a numbered head in bold or italics that runs into it, else -1.
+
+    A run-in sub-section head (``9.1. Multiple integral signs.``, its title in
+    bold or italics at the text's size, its number in that face or not, its
+    paragraph going on upright on the same line) is read character by
+    character only when the line opens with a section number of two levels or
+    more, the first word after the number is bold or italic, and the line ends
+    upright in the text's weight two words or more after the head. The head
+    is the run of that face (code in a typewriter face inside it included); it
+    must hold a word and end in a full stop or a colon (in its face or
+    upright), as run-in heads do. With ``cut`` (where a wide gap already splits
+    the line), the head must end there.
+    """
+    m = _LEAD_NUMBER.match(text, first)
+    if m is None:
+        return -1
+    word = _title_start(tp, text, fonts, m.end() - 1, end)
+    _, bold, italic = fonts.info(tp, word)
+    if not (bold or italic):
+        return -1
+    last = first + len(text[first:end].rstrip()) - 1
+    if fonts.info(tp, last)[1:] != (False, False):
+        return -1  # the line ends in the text's upright face, not in a heading's second face
+    k = word
+    stop = min(end, first + _LEAD_CHARS)
+    while k < stop:
+        if not text[k].isspace():
+            font, *face = fonts.info(tp, k)
+            # (a command's name in a typewriter face inside the title: "9.12. mod and its relatives.")
+            if tuple(face) != (bold, italic) and not CODE_FONT.search(font):
+                break
+        k += 1
+    if k >= stop:
+        return -1
+    if text[k] in ".:":
+        k += 1  # the head's full stop, set upright after an italic title ("signs.")
+    if cut is not None:
+        if text[k:cut].strip():
+            return -1
+        k = cut
+    head = text[first:k].rstrip()
+    if not 2 <= len(head.split()) <= 13 or head[-1:] not in ".:" or sum(map(str.isalpha, head)) < 2:
+        return -1
+    if len(text[k:end].split()) < 2:
+        return -1  # the paragraph it runs into goes on for a few words
+    return k
+
+
+def _title_start(tp: Any, text: str, fonts: _FontCache, k: int, end: int) -> int:
+    """Return the first character of a head's title after its number that is no code (``mod`` in ``9.12``)."""
+    j = k
+    while j < min(end, k + _LEAD_CHARS) and (text[j].isspace() or CODE_FONT.search(fonts.info(tp, j)[0])):
+        j += 1
+    return j if j < end else k
+
+
 def _family(font: str) -> str:
     """Return a font's family: its name before the style (``TeXGyrePagella-Bold``: ``texgyrepagella``)."""
     return re.split(r"[-,_]", font, maxsplit=1)[0].lower()
@@ -281,10 +348,17 @@ def extract_page_lines(page: Any, page_index: int, *, gap_em: float = 1.6) -> li
             # a head set in its own face a gap before the text that it starts (a margin or run-in
             # heading on the paragraph's first baseline) is a piece of its own
             runin = -1
+            lead = -1
             if len(cuts) == 1 and len(rects) > 1 and size > 0:
                 runin = _run_in_cut(raw, tp, text, fonts, rects, first, end, size, height)
                 if runin > 0:
                     cuts.append(runin)
+                else:
+                    lead = _lead_cut(raw, tp, text, fonts, first, end)
+                    if lead > 0:
+                        cuts.append(lead)
+            elif len(cuts) > 1 and _lead_cut(raw, tp, text, fonts, first, end, cuts[1]) == cuts[1]:
+                lead = cuts[1]  # the head stands a wide gap before its text ("9.4. Accents.   Double ...")
             cuts.append(end)
             pieces: list[tuple[int, int]] = list(itertools.pairwise(cuts))
             for a, b in pieces:
@@ -314,6 +388,15 @@ def extract_page_lines(page: Any, page_index: int, *, gap_em: float = 1.6) -> li
                 psize = size if a == start else (raw.FPDFText_GetFontSize(tp, i0) * own or size)
                 head = fonts.info(tp, i0)
                 font, bold, italic = head
+                if a == lead:
+                    pass  # the text after a run-in head: its own face, read as usual
+                elif a == start and lead > 0:
+                    # a run-in head takes its title's face (its number and full stop may be upright)
+                    title_at = _LEAD_NUMBER.match(text, i0)
+                    if title_at is not None:
+                        word = _title_start(tp, text, fonts, title_at.end() - 1, b)
+                        font, bold, italic = fonts.info(tp, word)
+                    i1 = i0  # (no vote of the middle and last characters)
                 if i1 > i0:
                     tail = fonts.info(tp, i1)
                     size_last = raw.FPDFText_GetFontSize(tp, i1) * own or psize
@@ -354,6 +437,7 @@ def extract_page_lines(page: Any, page_index: int, *, gap_em: float = 1.6) -> li
                         page=page_index,
                         row=row,
                         run_in=runin > 0 and a == start,
+                        lead=lead > 0 and a == start,
                     )
                 )
             row += 1

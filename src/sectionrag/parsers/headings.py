@@ -237,18 +237,29 @@ _NORM_NUMBER = re.compile(
 )
 
 
+# a label numbered in words: "Chapter One", "PART TWO"
+_NORM_WORD_NUMBER = re.compile(
+    rf"^(?:{'|'.join(_LABELS)})\s+(?:one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve"
+    r"|thirteen|fourteen|fifteen|sixteen|seventeen|eighteen|nineteen|twenty)[.:]?\s+",
+)
+
+
 def normalize_for_match(title: str) -> str:
     """Normalise a title for comparing headings with outline entries.
 
-    Lower case, ligatures and quotes folded, numbering prefix and punctuation
-    removed, whitespace collapsed.
+    Lower case, ligatures and quotes folded, numbering prefix (``2.1``,
+    ``Chapter 3``, ``Chapter One``) and punctuation removed, whitespace
+    collapsed.
     """
     import unicodedata
 
     text = unicodedata.normalize("NFKC", title).lower()
     text = text.replace("\u2019", "'").replace("\u2018", "'").replace("\u201c", '"').replace("\u201d", '"')
     text = " ".join(text.split())
-    if _NORM_NUMBER.match(text + " "):
+    worded = _NORM_WORD_NUMBER.match(text + " ")
+    if worded and any(ch.isalnum() for ch in text[worded.end() - 1 :]):
+        text = text[worded.end() :].strip()  # (a label alone, "Chapter one .", keeps its words)
+    elif _NORM_NUMBER.match(text + " "):
         stripped = _NORM_NUMBER.sub("", text + " ", count=1).strip()
         text = stripped or text  # "PART II" alone keeps its label
     text = re.sub(r"[^\w\s]", " ", text)

@@ -1,0 +1,313 @@
+"""Heading rules met on journal and conference papers, checked on small generated PDFs.
+
+Each test writes the layout a class sets (a short numbered heading, a run-in
+numbered sub-heading, a title block with its abstract set smaller than the
+text) and looks at ``doc.sections`` only.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from _pdfgen import Line, Page, write_pdf
+from test_pdf_headings import Flow, levels, parse, titles
+
+
+def test_numbered_heading_of_short_words_is_no_glyph_sample(tmp_path: Path):
+    # "7 How to help us": five short words (the number one of them) are a title, not a row of
+    # glyphs such as "Aa Bb Cc Dd"; the next chapter, 8, then fits the sequence too
+    f = Flow().heading("6 About your source file", 13).para(6)
+    f.heading("7 How to help us", 13).para(3)
+    f.heading("8 How to include bibliography", 13).para(5)
+    f.line("Aa Bb Cc Dd", size=13, bold=True).para(3)  # a row of glyph samples set large stays text
+    doc = parse(f.write(tmp_path / "short.pdf"))
+    assert titles(doc) == ["6 About your source file", "7 How to help us", "8 How to include bibliography"]
+
+
+def _sample_page(y: float, paragraphs: list[list[str]], heading: str) -> list[Line]:
+    """A page of a sample document set at 12 pt, double spaced, under a bold capitals heading."""
+    lines = [Line(heading, x=200, y=y, size=12, bold=True)]
+    y -= 40
+    for para in paragraphs:
+        for text in para:
+            lines.append(Line(text, x=90, y=y, size=12))
+            y -= 24
+        y -= 10
+    return lines
+
+
+def test_page_of_a_sample_set_larger_than_the_text_measures_its_lines_by_its_own_text(tmp_path: Path):
+    # a 10 pt class guide shows a sample application set at 12 pt, double spaced: its paragraphs'
+    # lines (a numbered paragraph's first line, a short last line) are that page's text, not
+    # headings a size above the guide's text; its bold capitals headings stay headings
+    f = Flow().heading("1 Writing the application", 14).para(8)
+    f.heading("1.1 The title page", 12).para(6)
+    # the sample's title page: short 12 pt lines (a light face that recurs)
+    f.new_page()
+    for k, name in enumerate(("Title: Widget Frame", "Inventors: First Inventor", "Another Inventor")):
+        f.lines.append(Line(name, x=160, y=600 - 16 * k, size=12))
+    long = "The present invention relates to widgets and in particular to frames that hold"
+    more = "them in place while the glue sets under pressure over several hours of work"
+    f.new_page()
+    f.lines.extend(
+        _sample_page(
+            700,
+            [
+                ["[0001] Describe the field of the invention like this and go on", more, "held in place."],
+                [f"[0002] {long}", more, long, "produce the same thing"],
+                ["[0003] In other words the basic types of things the invention", more, "implemented in"],
+            ],
+            "FIELD OF THE INVENTION",
+        )
+    )
+    f.new_page()
+    f.lines.extend(
+        _sample_page(
+            700,
+            [[f"[0004] {long}", more, long, "therebetween"], [f"[0005] {long}", more, "Euler equation"]],
+            "BACKGROUND OF THE INVENTION",
+        )
+    )
+    # the sample's paragraph ends on a page of its own: two long lines and a short one, which the
+    # page goes on reading by the sample's text face
+    f.new_page()
+    f.lines.extend(
+        Line(text, x=90, y=700 - 24 * k, size=12) for k, text in enumerate((long, more, "thereafter."))
+    )
+    f.new_page().heading("2 Claims", 14).para(8)
+    doc = parse(f.write(tmp_path / "sample.pdf"))
+    got = titles(doc)
+    assert not [
+        t for t in got if t.startswith("[") or t in ("produce the same thing", "therebetween", "thereafter.")
+    ], got
+    assert "FIELD OF THE INVENTION" in got and "BACKGROUND OF THE INVENTION" in got
+    assert got[:2] == ["1 Writing the application", "1.1 The title page"] and got[-1] == "2 Claims"
+
+
+def _widths(lines: list[Line], tmp_path: Path) -> list[float]:
+    """Return each line's width as pdfium reads it (each set alone on a probe page)."""
+    import pypdfium2 as pdfium
+
+    from sectionrag.parsers._pdfium import extract_page_lines
+
+    probe = [
+        Line(ln.text, x=0, y=760 - 16 * k, size=ln.size, bold=ln.bold, italic=ln.italic, family=ln.family)
+        for k, ln in enumerate(lines)
+    ]
+    tmp_path.mkdir(parents=True, exist_ok=True)
+    pdf = pdfium.PdfDocument(str(write_pdf(tmp_path / "probe.pdf", [Page(probe)])))
+    try:
+        got = extract_page_lines(pdf[0], 0)
+    finally:
+        pdf.close()
+    assert len(got) == len(lines), [ln.text for ln in got]
+    return [ln.x1 - ln.x0 for ln in got]
+
+
+def _centre(lines: list[Line], under: Line, tmp_path: Path) -> list[Line]:
+    """Centre ``lines`` on the line ``under`` (a line of the text block)."""
+    *widths, block = _widths([*lines, under], tmp_path)
+    for ln, width in zip(lines, widths, strict=True):
+        ln.x = under.x + (block - width) / 2
+    return lines
+
+
+def _run(
+    parts: list[Line], x: float, y: float, tmp_path: Path, gaps: list[float] | None = None
+) -> list[Line]:
+    """Set ``parts`` one after another on one baseline (one line in mixed faces), a word space apart
+    or ``gaps`` (in points) apart."""
+    widths = _widths(parts, tmp_path)
+    out = []
+    for k, (part, width) in enumerate(zip(parts, widths, strict=True)):
+        part.x, part.y = x, y
+        out.append(part)
+        x += width + (gaps[k] if gaps else 0.45 * part.size)
+    return out
+
+
+def test_authors_and_affiliations_centred_in_two_faces_are_the_title_block(tmp_path: Path):
+    # a journal's title block: authors in 12 pt over their affiliations in body-size italics,
+    # centred, then a long abstract set smaller than the text; the affiliations' face recurs
+    # later (italic run-in sub-headings), yet the block's lines are no sections
+    block = [Line("Guide to the Journal Class", y=720, size=18, italic=True)]
+    y = 680.0
+    for author, place in (
+        ("Author One", "Federal Reserve Bank of Boston"),
+        ("Author Two", "Division of Economics, Western University"),
+        ("Author Three", "Department of Economics, Peterson University"),
+    ):
+        block += [Line(author, y=y, size=12), Line(place, y=y - 14, italic=True)]
+        y -= 30
+    abstract = "Abstract text set smaller than the body runs on over several lines of the page here"
+    f = Flow(x=108, top=700)
+    f.lines.extend(_centre(block, Line(abstract, x=108, size=9), tmp_path))
+    # (a page of more than 30 lines: no cover page, though no line on it is at the body size)
+    for k in range(26):
+        f.lines.append(Line(abstract, x=108, y=y - 20 - 11 * k, size=9))
+    f.new_page().heading("1. Using the class file", 10).para(12)
+    f.gap(8).line("Coding for landscape tables", italic=True).para(10)
+    f.gap(8).line("Coding for landscape figures", italic=True).para(10)
+    f.heading("2. Mathematics", 10).para(12)
+    doc = parse(f.write(tmp_path / "authors.pdf"))
+    assert titles(doc) == [
+        "1. Using the class file",
+        "Coding for landscape tables",
+        "Coding for landscape figures",
+        "2. Mathematics",
+    ]
+    assert doc.metadata["title"] == "Guide to the Journal Class"
+
+
+def test_numbered_run_in_head_in_italics_is_a_heading(tmp_path: Path):
+    # amsart's sub-sections: "9.1." upright, the title in italics, its full stop upright, and the
+    # paragraph going on upright on the same line; the head is a section, titled without the stop
+    f = Flow().heading("9. Compound symbols", 12).para(5)
+    text = "give multiple integral signs with the spacing between them nicely adjusted"
+    for k, (number, title) in enumerate(
+        (("9.1.", "Multiple integral signs"), ("9.2.", "Over and under arrows"))
+    ):
+        f.gap(8)
+        parts = [Line(number), Line(title, italic=True), Line(". " + text)]
+        f.lines.extend(_run(parts, 72, f.y, tmp_path / str(k)))
+        f.y -= 12
+        f.para(4)
+    # the head a wide gap before its text, over a formula of two pieces (a row of two cells)
+    f.gap(8)
+    parts = [Line("9.4."), Line("Accents in math", italic=True), Line("."), Line("Double accents:")]
+    f.lines.extend(_run(parts, 72, f.y, tmp_path / "g", gaps=[4.5, 0.5, 30, 0]))
+    f.lines.extend([Line("H C", x=200, y=f.y - 16), Line("(12)", x=450, y=f.y - 16)])
+    f.y -= 30
+    f.para(4)
+    # a bold numbered heading whose second part is set in bold italics is one heading, not a head
+    # run into text (the text after a run-in head is upright, in the text's weight)
+    f.gap(8)
+    parts = [Line("9.3. Common pitfall:", bold=True), Line("non-atomic access", bold=True, italic=True)]
+    f.lines.extend(_run(parts, 72, f.y, tmp_path / "e"))
+    f.y -= 14
+    f.para(4)
+    f.heading("10. Fonts", 12).para(6)
+    doc = parse(f.write(tmp_path / "runin.pdf"))
+    assert titles(doc) == [
+        "9. Compound symbols",
+        "9.1. Multiple integral signs",
+        "9.2. Over and under arrows",
+        "9.4. Accents in math",
+        "9.3. Common pitfall: non-atomic access",
+        "10. Fonts",
+    ]
+    assert levels(doc)["9.2. Over and under arrows"] == 2
+    # the paragraph's words stay in the text, in the head's section
+    sec = next(s for s in doc.sections if s.title == "9.1. Multiple integral signs")
+    assert "give multiple integral signs" in doc.text[sec.start : sec.end]
+
+
+def test_letters_drawn_side_by_side_in_a_figure_are_no_label_and_title(tmp_path: Path):
+    # a figure of two panels labelled with large letters "A" and "B" in one row: a letter beside a
+    # letter is no numbering label beside its title ("A" | "Appendix information")
+    f = Flow().heading("5. Floats", 13).para(6)
+    f.lines.extend([Line("A", x=220, y=f.y - 40, size=44), Line("B", x=340, y=f.y - 36, size=54)])
+    f.y -= 70
+    f.line("(a) Image A", x=210).line("Figure 3: An example with sub-figures.", x=200).para(5)
+    f.heading("6. Lists", 13).para(6)
+    doc = parse(f.write(tmp_path / "letters.pdf"))
+    assert titles(doc) == ["5. Floats", "6. Lists"]
+    assert levels(doc)["6. Lists"] == 1
+
+
+def test_large_words_over_a_caption_are_figure_art(tmp_path: Path):
+    # a word drawn large inside a figure ("Image" in 43 pt), the figure's caption under it: not a
+    # section, and no level above the numbered sections; a section that opens with a figure keeps
+    # its heading (numbered, or no larger than the numbered headings)
+    f = Flow().heading("5. Floats", 13).para(6)
+    f.heading("5.1. Figures", 12).para(4)
+    f.gap(40).line("Image", x=250, size=43).gap(60)
+    f.line("Figure 1: Example image.", x=240).para(5)
+    f.heading("Results", 12).gap(40).line("Figure 2: The results.", x=240).para(5)
+    f.heading("6. Lists", 13).para(6)
+    doc = parse(f.write(tmp_path / "art.pdf"))
+    assert titles(doc) == ["5. Floats", "5.1. Figures", "Results", "6. Lists"]
+    assert levels(doc)["6. Lists"] == 1
+
+
+def test_headings_in_another_script_rank_with_the_face_they_are_set_in():
+    # a paper's abstracts in many languages, one heading face whose fonts are scaled per script
+    # (9.1 pt in Latin, 9.2 pt in Cyrillic, 9.8 pt in Devanagari) between numbered sections: one
+    # level under "7. ABSTRACTS", not two levels by size
+    from sectionrag.parsers._pdf_headings import Candidate, numbering_order
+    from sectionrag.parsers._pdf_levels import rank_headings
+    from sectionrag.parsers._pdfium import PdfLine
+
+    heads = [
+        ("1. INTRODUCTION", 9.07),
+        ("7. ABSTRACTS", 9.07),
+        ("\u0938\u093e\u0930\u093e\u0902\u0936", 9.76),  # Hindi
+        ("RESUMEN", 9.07),
+        ("\u0410\u041d\u041d\u041e\u0422\u0410\u0426\u0418\u042f", 9.17),  # Russian
+        ("RESUMO", 9.07),
+        ("\u09b8\u09be\u09b0\u09b8\u0982\u0995\u09cd\u09b7\u09c7\u09aa", 9.76),  # Bengali
+        ("ZUSAMMENFASSUNG", 9.07),
+        ("8. CHANGING THE LANGUAGE", 9.07),
+        ("9. CONCLUSION", 9.07),
+    ]
+    candidates = []
+    for k, (title, size) in enumerate(heads):
+        line = PdfLine(title, 50, 200, 100 + 20 * k, 110 + 20 * k, size, True, False, "Termes-Bold", 1)
+        order, numbered = numbering_order(title)
+        candidates.append(Candidate([line], title, size, True, order, numbered, 1, k))
+    offsets = {id(c.lines[0]): 100 * k for k, c in enumerate(candidates)}
+    got = {h.title: h.rank for h in rank_headings(candidates, offsets)}
+    top = got["7. ABSTRACTS"]
+    assert got["1. INTRODUCTION"] == got["9. CONCLUSION"] == top
+    assert len({got[t] for t, _ in heads[2:8]}) == 1, got  # one rank for every abstract
+    assert got["RESUMEN"] > top
+
+
+def test_authors_in_a_column_beside_the_abstract_are_the_title_block():
+    # a journal's first page: the authors in a narrow left column (a name in 12.7 pt bold over
+    # affiliation lines), the title and the abstract beside them on the right, the first numbered
+    # section below both. Read row by row (the columns' lines at heights of their own), the second
+    # name comes after the abstract's first lines; it is still part of the title block
+    from sectionrag.parsers._pdf_headings import Candidate, numbering_order
+    from sectionrag.parsers._pdf_title import split_title
+    from sectionrag.parsers._pdfium import PdfLine
+
+    def line(text: str, x: float, top: float, size: float = 10.0, bold: bool = False) -> PdfLine:
+        return PdfLine(text, x, x + 5 * len(text), top, top + size, size, bold, False, "Termes", 0)
+
+    abstract = "This paper is an example and a template for the class of journal papers"
+    page = [
+        line("Preprint Template for Journal Papers", 230, 40, 24, True),
+        line("Author Name", 110, 77, 12.7, True),
+        line("Department of Mechanical Engineering,", 70, 90, 8),
+        line(abstract, 230, 115),
+        line("City, Country", 70, 120, 8),
+        line(abstract, 230, 125),
+        line("John H. Smith", 100, 151, 12.7, True),
+        line(abstract, 230, 154),
+        line("Heat Transfer Laboratory,", 70, 166, 8),
+        line(abstract, 230, 164),
+        line("1 Introduction", 60, 291, 10, True),
+        line(abstract, 60, 305),
+    ]
+    later = [line("3 Section headings", 60, 80, 10, True), line(abstract, 60, 95)]
+    candidates = []
+    for index, ln in [(0, page[0]), (1, page[1]), (6, page[6]), (10, page[10])]:
+        order, numbered = numbering_order(ln.text)
+        candidates.append(Candidate([ln], ln.text, ln.size, True, order, numbered, 0, index))
+    order, numbered = numbering_order(later[0].text)
+    candidates.append(Candidate([later[0]], later[0].text, 10.0, True, order, numbered, 1, 0))
+    title = split_title(candidates, [page, later], 10.0)
+    assert title == "Preprint Template for Journal Papers"
+    assert [c.title for c in candidates] == ["1 Introduction", "3 Section headings"]
+
+
+def test_a_chapter_numbered_in_words_matches_its_bare_title():
+    # "Chapter One INTRODUCTION" on the page is the chapter a bookmark or a contents entry calls
+    # "Introduction", as "Chapter 1 Introduction" is; a label alone keeps its words
+    from sectionrag.parsers.headings import normalize_for_match
+
+    assert normalize_for_match("Chapter One INTRODUCTION") == normalize_for_match("Introduction")
+    assert normalize_for_match("PART TWO: The Rules") == "the rules"
+    assert normalize_for_match("Chapter 3 Foo") == "foo"
+    assert normalize_for_match("Part Two") == normalize_for_match("Part Two .") == "part two"
