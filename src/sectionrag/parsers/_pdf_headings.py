@@ -37,6 +37,7 @@ from sectionrag.parsers.headings import (
     APPENDIX_WORDS,
     BOOK_TITLES,
     CHAPTER_WORDS,
+    NUMBER_WORDS,
     PART_WORDS,
     classify,
     is_all_caps,
@@ -80,11 +81,7 @@ def numbering_order(text: str) -> tuple[int, bool]:
     return ORDER.get(style.kind, 5), True
 
 
-_NUMBER_WORD_LIST = (
-    "zero one two three four five six seven eight nine ten eleven twelve thirteen fourteen fifteen sixteen "
-    "seventeen eighteen nineteen twenty"
-)
-_NUMBER_WORDS = {w: str(i) for i, w in enumerate(_NUMBER_WORD_LIST.split())}
+_NUMBER_WORDS = {w: str(i) for i, w in enumerate(NUMBER_WORDS)}
 
 
 def _bare_number(text: str) -> str | None:

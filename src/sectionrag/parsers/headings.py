@@ -17,6 +17,7 @@ __all__ = [
     "APPENDIX_WORDS",
     "BOOK_TITLES",
     "CHAPTER_WORDS",
+    "NUMBER_WORDS",
     "PART_WORDS",
     "HeadingStyle",
     "classify",
@@ -237,11 +238,15 @@ _NORM_NUMBER = re.compile(
 )
 
 
+#: numbers written as words, in order from zero (``Chapter One``, ``PART TWO``)
+NUMBER_WORDS = (
+    "zero", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten",
+    "eleven", "twelve", "thirteen", "fourteen", "fifteen", "sixteen", "seventeen", "eighteen",
+    "nineteen", "twenty",
+)  # fmt: skip
+
 # a label numbered in words: "Chapter One", "PART TWO"
-_NORM_WORD_NUMBER = re.compile(
-    rf"^(?:{'|'.join(_LABELS)})\s+(?:one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve"
-    r"|thirteen|fourteen|fifteen|sixteen|seventeen|eighteen|nineteen|twenty)[.:]?\s+",
-)
+_NORM_WORD_NUMBER = re.compile(rf"^(?:{'|'.join(_LABELS)})\s+(?:{'|'.join(NUMBER_WORDS[1:])})[.:]?\s+")
 
 
 def normalize_for_match(title: str) -> str:
