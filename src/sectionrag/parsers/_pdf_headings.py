@@ -178,7 +178,9 @@ def find_headings(pages: list[list[PdfLine]], body: float) -> list[Candidate]:
     caseless = caseless_heading_styles(pages, body)
     margin = margin_heading_styles(pages, body)
     out: list[Candidate] = []
-    previous = (body, pitch)  # the text face the page before was judged by
+    # a page whose own prose is set larger or smaller than the document's (a sample document shown
+    # inside a manual, at 12 pt in a 10 pt guide) measures its lines against its own text
+    faces = _page_text_faces(pages, body, pitch)
     for page_index, lines in enumerate(pages):
         text_width = max((ln.x1 for ln in lines), default=0.0) - min((ln.x0 for ln in lines), default=0.0)
         left = text_left(lines)
@@ -194,10 +196,7 @@ def find_headings(pages: list[list[PdfLine]], body: float) -> list[Candidate]:
         by_row = lines_by_row(lines)
         # where columns of prose start: a heading beside another one there is in the next column
         columns = prose_columns(lines)
-        # a page whose own prose is set larger than the document's (a sample document shown inside
-        # a manual, at 12 pt in a 10 pt guide) measures its lines against its own text
-        page_body, page_pitch = _page_text_face(lines, body, pitch, previous)
-        previous = (page_body, page_pitch)
+        page_body, page_pitch = faces[page_index]
         i = 0
         while i < len(lines):
             ln = lines[i]
@@ -254,11 +253,11 @@ def find_headings(pages: list[list[PdfLine]], body: float) -> list[Candidate]:
                     and (
                         _is_label_only(group[0].text)
                         or label_word
-                        or (_bare_number(group[0].text) is not None and ln.size >= 1.4 * body)
+                        or (_bare_number(group[0].text) is not None and ln.size >= 1.4 * page_body)
                     )
                 ) or (len(group) == 2 and label_word and _bare_number(group[1].text) is not None)
                 # a wrapped line follows the line above it at that line's leading
-                reach = 4.0 * max(ln.size, body) if label_first else 1.2 * max(group[-1].size, body)
+                reach = 4.0 * max(ln.size, page_body) if label_first else 1.2 * max(group[-1].size, page_body)
                 close = 0 <= nxt.top - group[-1].bottom < reach
                 if nxt.role == "table" or not close:
                     break
@@ -272,14 +271,14 @@ def find_headings(pages: list[list[PdfLine]], body: float) -> list[Candidate]:
                 if (
                     label_first
                     and not nxt_numbered
-                    and (nxt.size >= min(ln.size - 0.6, 1.2 * body) or nxt.bold or is_all_caps(nxt.text))
+                    and (nxt.size >= min(ln.size - 0.6, 1.2 * page_body) or nxt.bold or is_all_caps(nxt.text))
                     and not (len(group) == 1 and label_word and _bare_number(nxt.text) is None)
                 ):
                     group.append(nxt)
                     j += 1
                     continue
                 words = sum(len(g.text.split()) for g in group) + len(nxt.text.split())
-                wrapped = last.x1 - last.x0 >= 0.35 * text_width or last.size >= 1.3 * body
+                wrapped = last.x1 - last.x0 >= 0.35 * text_width or last.size >= 1.3 * page_body
                 # short lines of one style stacked flush under each other: one heading set line by line
                 stack = (
                     nxt.font == last.font
@@ -417,31 +416,58 @@ def _without_continuations(candidates: list[Candidate]) -> list[Candidate]:
     return out
 
 
-def _page_text_face(
-    lines: list[PdfLine], body: float, pitch: float, previous: tuple[float, float]
-) -> tuple[float, float]:
-    """Return the body size and line pitch to judge a page's lines by: its own, when its prose is larger.
+def _page_text_faces(pages: list[list[PdfLine]], body: float, pitch: float) -> list[tuple[float, float]]:
+    """Return, for every page, the body size and line pitch to judge its lines by.
 
     A page whose paragraphs (five lines of eight words or more, three in four
-    of its long lines) are set at one size at least 1.12 times the document's
-    body size shows a document of its own (a sample application in a class's
-    manual, a large-print appendix): at that size its lines are text, not
-    headings a size above the text. A page with fewer long lines, all of them
-    at the size the page before was judged by (the end of that sample's
-    paragraph), goes on with it. Every other page keeps the document's.
+    of its long lines; code and contents entries left out) are set at one
+    size at least 1.12 times the document's body size shows a document of its
+    own (a sample application in a class's manual, a large-print appendix): at
+    that size its lines are text, not headings a size above the text. The same
+    holds the other way: where the document's body size comes from a long part
+    set larger (exhibits filed behind a report, appendices in a larger face),
+    the pages whose prose is set at most 1/1.1 of it judge their headings
+    against their own text, so a bold line at their text's size still heads a
+    section. A page with fewer long lines, all of them at the size of the
+    nearest page that has a face of its own (the end of that sample's
+    paragraph, a page of statements among the report's prose), takes that
+    page's face. Every other page keeps the document's.
     """
-    long = [ln for ln in lines if ln.role == "body" and len(ln.text.split()) >= 8]
-    sizes = Counter(round(ln.size * 2) / 2 for ln in long)
-    if not sizes:
-        return body, pitch
-    size, n = sizes.most_common(1)[0]
-    if n < 5 and previous[0] != body and n == len(long) and abs(size - previous[0]) < 0.6:
-        return previous
-    if n < 5 or 4 * n < 3 * len(long) or size < 1.12 * body:
-        return body, pitch
-    own = [ln for ln in long if round(ln.size * 2) / 2 == size]
-    gaps = [b.top - a.top for a, b in itertools.pairwise(own) if 0 < b.top - a.top < 3 * size]
-    return statistics.median(ln.size for ln in own), (statistics.median(gaps) if gaps else size * 1.2)
+    own: list[tuple[float, float] | None] = []
+    sizes_of: list[set[float]] = []
+    for lines in pages:
+        long = [ln for ln in lines if _is_prose(ln)]
+        sizes = Counter(round(ln.size * 2) / 2 for ln in long)
+        sizes_of.append(set(sizes))
+        size, n = sizes.most_common(1)[0] if sizes else (body, 0)
+        if n < 5 or 4 * n < 3 * len(long) or body / 1.1 < size < 1.12 * body:
+            own.append(None)
+            continue
+        at_size = [ln for ln in long if round(ln.size * 2) / 2 == size]
+        gaps = [b.top - a.top for a, b in itertools.pairwise(at_size) if 0 < b.top - a.top < 3 * size]
+        leading = statistics.median(gaps) if gaps else size * 1.2
+        own.append((statistics.median(ln.size for ln in at_size), leading))
+    with_face = [i for i, f in enumerate(own) if f is not None]
+    faces: list[tuple[float, float]] = []
+    for i, face in enumerate(own):
+        if face is None and len(sizes_of[i]) == 1 and with_face:
+            nearest = own[min(with_face, key=lambda j: (abs(j - i), j > i))]
+            assert nearest is not None
+            if round(nearest[0] * 2) / 2 in sizes_of[i]:
+                face = nearest
+        faces.append(face or (body, pitch))
+    return faces
+
+
+def _is_prose(ln: PdfLine) -> bool:
+    """Tell whether a line is a long line of prose: eight words or more, not code, no contents entry."""
+    words = ln.text.split()
+    return (
+        ln.role == "body"
+        and sum(1 for w in words if any(ch.isalpha() for ch in w)) >= 8
+        and not CODE_FONT.search(ln.font)
+        and not is_toc_line(ln.text)
+    )
 
 
 def _is_margin_heading(ln: PdfLine) -> bool:
