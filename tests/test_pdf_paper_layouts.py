@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from _pdfgen import Line, Page, body_lines, write_pdf
+from _pdfgen import Line, Page, write_pdf
 from test_pdf_headings import Flow, levels, parse, titles
 
 
@@ -311,62 +311,3 @@ def test_a_chapter_numbered_in_words_matches_its_bare_title():
     assert normalize_for_match("PART TWO: The Rules") == "the rules"
     assert normalize_for_match("Chapter 3 Foo") == "foo"
     assert normalize_for_match("Part Two") == normalize_for_match("Part Two .") == "part two"
-
-
-def _small_text(lines: list[Line], y: float, n: int, seed: int, size: float = 8.0) -> float:
-    """``n`` lines of twelve words at ``size`` from ``y`` down; returns the next line's height."""
-    words = ["the", "company", "reported", "net", "sales", "for", "the", "quarter", "driven", "by"]
-    words += ["higher", "services", "revenue", "and"]
-    for i in range(n):
-        text = " ".join(words[(seed + i + k) % len(words)] for k in range(12))
-        lines.append(Line(text + ("." if i == n - 1 else ""), x=72, y=y, size=size))
-        y -= size + 2
-    return y - 8
-
-
-def test_report_set_smaller_than_the_exhibits_behind_it_keeps_its_bold_headings(tmp_path: Path):
-    # a quarterly report set at 8 pt, its sub-headings bold at the text's size, filed with long
-    # exhibits set at 10 pt: the exhibits hold most of the characters, so the document's body size
-    # is theirs; the report's pages (and its page of statements, with few long lines) still judge
-    # their headings against their own 8 pt text
-    pages: list[Page] = []
-    page = Page()
-    page.lines.append(Line("Item 2. Management's Discussion and Analysis", x=72, y=720, size=8, bold=True))
-    y = _small_text(page.lines, 700, 6, 1)
-    for k, head in enumerate(("Segment Operating Performance", "Gross Margin", "Operating Expenses")):
-        page.lines.append(Line(head, x=72, y=y - 6, size=8, bold=True))
-        y = _small_text(page.lines, y - 22, 7, 3 * k + 2)
-    pages.append(page)
-    page = Page()  # statements: a bold title over rows of figures, one long line
-    page.lines.append(Line("Condensed Balance Sheets", x=72, y=720, size=8, bold=True))
-    _small_text(page.lines, 700, 1, 9)
-    for k, row in enumerate(("Total current assets", "Property, plant and equipment", "Total assets")):
-        page.lines.append(Line(row, x=72, y=670 - 12 * k, size=8))
-        page.lines.append(Line(f"{135 + k},405", x=400, y=670 - 12 * k, size=8))
-    pages.append(page)
-    page = Page()
-    page.lines.append(Line("Liquidity and Capital Resources", x=72, y=720, size=8, bold=True))
-    _small_text(page.lines, 700, 8, 5)
-    pages.append(page)
-    for n in range(6):  # the exhibits: full pages of 10 pt text
-        page = Page()
-        y = 720.0
-        if n in (0, 3):
-            page.lines.append(Line(f"Exhibit 10.{n // 3 + 1}", x=72, y=y, size=12, bold=True))
-            y -= 24
-        lines, _ = body_lines(44, n + 20, y)
-        page.lines.extend(lines)
-        pages.append(page)
-    for number, p in enumerate(pages, start=1):
-        p.lines.append(Line(str(number), x=300, y=40, size=9))
-    doc = parse(write_pdf(tmp_path / "filing.pdf", pages))
-    got = titles(doc)
-    for head in (
-        "Segment Operating Performance",
-        "Gross Margin",
-        "Operating Expenses",
-        "Condensed Balance Sheets",
-        "Liquidity and Capital Resources",
-    ):
-        assert head in got, got
-    assert not [t for t in got if t.startswith(("the company", "Total"))], got

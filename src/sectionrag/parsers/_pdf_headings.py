@@ -67,7 +67,7 @@ class Candidate:
 
 # ------------------------------------------------------------------- headings
 
-ORDER = {"part": 0, "chapter": 1, "appendix": 1, "article": 1, "item": 2, "section": 3, "roman": 4}
+ORDER = {"part": 0, "chapter": 1, "appendix": 1, "article": 1, "item": 2, "note": 3, "section": 3, "roman": 4}
 
 
 def numbering_order(text: str) -> tuple[int, bool]:
@@ -584,6 +584,8 @@ _STRONG_PREFIXES = (
 )  # fmt: skip
 
 
+# numbering kinds whose label word says what the line is (a part, an item, a note ...)
+_LABEL_KINDS = ("part", "item", "note", "chapter", "appendix", "article")
 _SECTION_LABEL = re.compile(r"\d{1,3}(?:\.\d{1,3})*\.?")
 
 
@@ -739,7 +741,7 @@ def _is_heading_line(
         leads_text = nxt is not None and len(nxt.text.split()) >= 8 and not _CAPTION.match(nxt.text)
         # a book's usual front or back title ("ACKNOWLEDGMENTS", "CONTENTS") over whatever follows
         return len(words) <= 10 and (leads_text or normalize_for_match(text) in BOOK_TITLES)
-    if numbered and style is not None and style.kind in ("part", "item", "chapter", "appendix", "article"):
+    if numbered and style is not None and style.kind in _LABEL_KINDS:
         titled = bool(style.rest) or (
             nxt is not None and (nxt.bold or nxt.size > ln.size + 0.5 or is_all_caps(nxt.text))
         )

@@ -167,6 +167,7 @@ def rank_headings(candidates: list[Candidate], line_offsets: dict[int, int]) -> 
     candidates = _in_sequence(_without_letters(_without_labels(candidates)))
     if not candidates:
         return []
+    notes = _notes_under_their_heading(candidates)
 
     sizes = _script_sizes(candidates)
 
@@ -231,6 +232,14 @@ def rank_headings(candidates: list[Candidate], line_offsets: dict[int, int]) -> 
         for i in range(tops[0] + 1, tops[-1]):
             if not candidates[i].numbered and keys[i][0] < top_order:
                 keys[i] = (top_order + 0.5, keys[i][1])
+    # notes to financial statements ("Note 1 - Revenue" ... "NOTE 9 - SEGMENTS") hold every heading
+    # between the first and the last of them: an unnumbered heading there is a note's sub-heading,
+    # even in a bolder face than the notes' own
+    if notes:
+        order = candidates[notes[0]].order
+        for i in range(notes[0] + 1, notes[-1]):
+            if not candidates[i].numbered and keys[i][0] < order:
+                keys[i] = (order + 0.5, keys[i][1])
     # a front heading in a face of its own ("Abstract" in bold over sections in a lighter face)
     # stands beside the top-level sections, not above them
     style_counts = Counter(style_key(c) for c in candidates)
@@ -257,6 +266,37 @@ def rank_headings(candidates: list[Candidate], line_offsets: dict[int, int]) -> 
         out.append(Heading(line_offsets[id(c.lines[0])], rank, c.title))
     out.sort(key=lambda h: h.start)
     return out
+
+
+def _notes_under_their_heading(candidates: list[Candidate]) -> list[int]:
+    """Return the positions of a run of notes to financial statements, set under their block's heading.
+
+    Three notes or more (``Note 1 - Revenue``, ``NOTE 7 - GOODWILL``) number the
+    sections of a filing's financial statements. When the heading just before
+    the first of them names the block (``Notes to Consolidated Financial
+    Statements``), that heading takes the notes' numbering order and the notes
+    the next one, so they nest under it wherever its face ranks it.
+    """
+    notes = [i for i, c in enumerate(candidates) if c.numbered and _kind(c.title) == "note"]
+    if len(notes) < 3:
+        return []
+    block = candidates[notes[0] - 1] if notes[0] > 0 else None
+    if (
+        block is not None
+        and not block.numbered
+        and block.toc_level is None  # (a block the printed contents lists has its level from there)
+        and normalize_for_match(block.title).startswith("notes ")
+    ):
+        block.order, block.numbered = ORDER["note"], True
+        for i in notes:
+            candidates[i].order = ORDER["note"] + 1
+    return notes
+
+
+def _kind(title: str) -> str | None:
+    """Return the kind of a title's numbering (``note``, ``item`` ...), or ``None``."""
+    style = classify(title)
+    return style.kind if style is not None else None
 
 
 def _script(title: str) -> str | None:

@@ -79,7 +79,7 @@ class HeadingStyle:
 
     Attributes:
         kind: ``part``, ``chapter``, ``appendix``, ``article``, ``item``,
-            ``section``, ``num``, ``alnum``, ``roman``, ``roman-alpha``,
+            ``note``, ``section``, ``num``, ``alnum``, ``roman``, ``roman-alpha``,
             ``alpha`` or ``caps``.
         order: Known precedence (smaller is higher) or ``None`` for a style
             known only by its look.
@@ -142,6 +142,13 @@ _PATTERNS: tuple[tuple[str, int | None, re.Pattern[str]], ...] = (
         "item",
         2,
         re.compile(r"^(?P<label>(?:ITEM|Item)\s+\d{1,2}[A-Z]?)(?:\.|:|\s*[-\u2013\u2014])?\s*(?P<rest>.*)$"),
+    ),
+    (
+        "note",
+        3,
+        # a note to financial statements ("Note 1 - Revenue", "NOTE 7 - GOODWILL", "Note 2: Leases"):
+        # its number, a stop, colon or dash, and a title; a bare "Note:" or "Note 1" is no heading
+        re.compile(r"^(?P<label>(?:NOTE|Note)\s+\d{1,2})\s*(?:[.:]|[-\u2013\u2014])\s*(?P<rest>\S.*)$"),
     ),
     (
         "section",
@@ -233,7 +240,7 @@ def looks_like_sentence(text: str, *, max_words: int = 14, allow_lower: bool = F
 
 
 _NORM_NUMBER = re.compile(
-    rf"^(?:(?:{'|'.join(_LABELS)}|article|item|section)\s+)?"
+    rf"^(?:(?:{'|'.join(_LABELS)}|article|item|note|section)\s+)?"
     rf"(?:\d{{1,3}}(?:\.\d{{1,3}})*|[a-z](?:\.\d{{1,3}})*|{_ROMAN.lower()}(?:-[a-z])?)?[.:)]?\s+",
 )
 

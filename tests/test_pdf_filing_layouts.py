@@ -1,0 +1,176 @@
+"""Structure met in financial filings, checked on small generated PDFs.
+
+A quarterly report set smaller than the exhibits filed behind it, notes to
+the financial statements in the ways filers print them (a bold mixed-case
+title, a centred capitals title over bold sub-headings, a label a tab away
+from its title), each looked at through ``doc.sections`` only.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+from _pdfgen import Line, Page, body_lines, write_pdf
+from test_pdf_headings import levels, parse, titles
+
+
+def _small_text(lines: list[Line], y: float, n: int, seed: int, size: float = 8.0) -> float:
+    """``n`` lines of twelve words at ``size`` from ``y`` down; returns the next line's height."""
+    words = ["the", "company", "reported", "net", "sales", "for", "the", "quarter", "driven", "by"]
+    words += ["higher", "services", "revenue", "and"]
+    for i in range(n):
+        text = " ".join(words[(seed + i + k) % len(words)] for k in range(12))
+        lines.append(Line(text + ("." if i == n - 1 else ""), x=72, y=y, size=size))
+        y -= size + 2
+    return y - 8
+
+
+def test_report_set_smaller_than_the_exhibits_behind_it_keeps_its_bold_headings(tmp_path: Path):
+    # a quarterly report set at 8 pt, its sub-headings bold at the text's size, filed with long
+    # exhibits set at 10 pt: the exhibits hold most of the characters, so the document's body size
+    # is theirs; the report's pages (and its page of statements, with few long lines) still judge
+    # their headings against their own 8 pt text
+    pages: list[Page] = []
+    page = Page()
+    page.lines.append(Line("Item 2. Management's Discussion and Analysis", x=72, y=720, size=8, bold=True))
+    y = _small_text(page.lines, 700, 6, 1)
+    for k, head in enumerate(("Segment Operating Performance", "Gross Margin", "Operating Expenses")):
+        page.lines.append(Line(head, x=72, y=y - 6, size=8, bold=True))
+        y = _small_text(page.lines, y - 22, 7, 3 * k + 2)
+    pages.append(page)
+    page = Page()  # statements: a bold title over rows of figures, one long line
+    page.lines.append(Line("Condensed Balance Sheets", x=72, y=720, size=8, bold=True))
+    _small_text(page.lines, 700, 1, 9)
+    for k, row in enumerate(("Total current assets", "Property, plant and equipment", "Total assets")):
+        page.lines.append(Line(row, x=72, y=670 - 12 * k, size=8))
+        page.lines.append(Line(f"{135 + k},405", x=400, y=670 - 12 * k, size=8))
+    pages.append(page)
+    page = Page()
+    page.lines.append(Line("Liquidity and Capital Resources", x=72, y=720, size=8, bold=True))
+    _small_text(page.lines, 700, 8, 5)
+    pages.append(page)
+    for n in range(6):  # the exhibits: full pages of 10 pt text
+        page = Page()
+        y = 720.0
+        if n in (0, 3):
+            page.lines.append(Line(f"Exhibit 10.{n // 3 + 1}", x=72, y=y, size=12, bold=True))
+            y -= 24
+        lines, _ = body_lines(44, n + 20, y)
+        page.lines.extend(lines)
+        pages.append(page)
+    for number, p in enumerate(pages, start=1):
+        p.lines.append(Line(str(number), x=300, y=40, size=9))
+    doc = parse(write_pdf(tmp_path / "filing.pdf", pages))
+    got = titles(doc)
+    for head in (
+        "Segment Operating Performance",
+        "Gross Margin",
+        "Operating Expenses",
+        "Condensed Balance Sheets",
+        "Liquidity and Capital Resources",
+    ):
+        assert head in got, got
+    assert not [t for t in got if t.startswith(("the company", "Total"))], got
+
+
+def _filing_with_notes(note: Callable[[int, str], list[Line]], tmp_path: Path) -> Path:
+    """A statement page, then three notes (each from ``note``) with bold sub-headings, then MD&A."""
+    pages: list[Page] = []
+    page = Page()
+    page.lines.append(Line("PART I \u2014 FINANCIAL INFORMATION", x=72, y=720, size=10, bold=True))
+    page.lines.append(Line("Item 1. Financial Statements", x=72, y=700, size=10, bold=True))
+    y = _small_text(page.lines, 680, 6, 1, size=9)
+    block = "Notes to Condensed Consolidated Financial Statements"
+    page.lines.append(Line(block, x=72, y=y - 6, size=9, bold=True))
+    y = _small_text(page.lines, y - 24, 3, 2, size=9)
+    pages.append(page)
+    # (the last note has no sub-heading: what follows it, an auditor's report or the next item, is
+    # no part of it)
+    subs = {1: ["Basis of Presentation", "Earnings Per Share"], 2: ["Operating Leases", "Term Debt"], 3: []}
+    for n, title in ((1, "Summary of Accounting Policies"), (2, "Leases"), (3, "Debt")):
+        page = Page()
+        page.lines.extend(note(n, title))
+        y = _small_text(page.lines, 680, 4, n + 3, size=9)
+        for k, sub in enumerate(subs[n]):
+            page.lines.append(Line(sub, x=72, y=y - 6, size=9, bold=True))
+            y = _small_text(page.lines, y - 24, 5, n + k + 7, size=9)
+        pages.append(page)
+    page = Page()
+    page.lines.append(Line("Item 2. Management's Discussion and Analysis", x=72, y=720, size=10, bold=True))
+    y = _small_text(page.lines, 700, 6, 11, size=9)
+    page.lines.append(Line("Liquidity and Capital Resources", x=72, y=y - 6, size=9, bold=True))
+    _small_text(page.lines, y - 24, 6, 12, size=9)
+    pages.append(page)
+    for number, p in enumerate(pages, start=1):
+        p.lines.append(Line(str(number), x=300, y=40, size=8))
+    return write_pdf(tmp_path / "notes.pdf", pages)
+
+
+def _check_notes(doc: Any, label: Callable[[int, str], str]) -> None:
+    got = levels(doc)
+    block = got["Notes to Condensed Consolidated Financial Statements"]
+    notes = [label(n, t) for n, t in ((1, "Summary of Accounting Policies"), (2, "Leases"), (3, "Debt"))]
+    assert all(got.get(t) == block + 1 for t in notes), got
+    for sub in ("Basis of Presentation", "Earnings Per Share", "Operating Leases", "Term Debt"):
+        assert got.get(sub) == block + 2, got
+    # outside the notes, the same bold face heads the discussion's own sections
+    assert got["Liquidity and Capital Resources"] == got["Item 2. Management's Discussion and Analysis"] + 1
+
+
+def test_bold_notes_set_like_their_sub_headings_hold_them(tmp_path: Path):
+    # "Note 1 - Summary of Accounting Policies" in the bold text face that its sub-headings use too:
+    # the numbered label says which is which, and the notes nest under the block's heading
+    def note(n: int, title: str) -> list[Line]:
+        return [Line(f"Note {n} \u2013 {title}", x=72, y=720, size=9, bold=True)]
+
+    doc = parse(_filing_with_notes(note, tmp_path))
+    _check_notes(doc, lambda n, t: f"Note {n} \u2013 {t}")
+
+
+def test_centred_capitals_notes_over_bold_sub_headings_hold_them(tmp_path: Path):
+    # "NOTE 2 \u2014 LEASES" centred in the regular face at the text's size, with the first sub-heading
+    # set right under it in bold: a heading (not display type), and above the bolder sub-headings
+    def note(n: int, title: str) -> list[Line]:
+        text = f"NOTE {n} \u2014 {title.upper()}"
+        return [Line(text, x=306 - 2.6 * len(text), y=720, size=9)]
+
+    def first_sub_under_note(n: int, title: str) -> list[Line]:
+        return [*note(n, title), Line(f"{title} in Brief", x=72, y=702, size=9, bold=True)]
+
+    doc = parse(_filing_with_notes(first_sub_under_note, tmp_path))
+    _check_notes(doc, lambda n, t: f"NOTE {n} \u2014 {t.upper()}")
+    got = levels(doc)
+    assert got["Leases in Brief"] == got["NOTE 2 \u2014 LEASES"] + 1, got
+
+
+def test_note_label_a_tab_away_from_its_title_joins_it(tmp_path: Path):
+    # "Note 1 :" and "Basis of Presentation" set as two pieces of one row, a tab apart
+    def note(n: int, title: str) -> list[Line]:
+        return [Line(f"Note {n} :", x=72, y=720, size=11), Line(title, x=140, y=720, size=11)]
+
+    doc = parse(_filing_with_notes(note, tmp_path))
+    assert [t for t in titles(doc) if t.startswith("Note ")] == [
+        "Note 1 : Summary of Accounting Policies",
+        "Note 2 : Leases",
+        "Note 3 : Debt",
+    ]
+
+
+def test_note_numbering_needs_a_number_a_stop_and_a_title():
+    from sectionrag.parsers.headings import classify, normalize_for_match
+
+    for text, rest in (
+        ("Note 1 \u2013 Summary of Accounting Policies", "Summary of Accounting Policies"),
+        ("NOTE 7 \u2014 GOODWILL", "GOODWILL"),
+        ("Note 7 : Income Taxes", "Income Taxes"),
+        ("Note 12. Leases", "Leases"),
+    ):
+        style = classify(text)
+        assert style is not None and style.kind == "note" and style.rest == rest, text
+    # an admonition, a bare label and a sentence about a note are no notes' headings
+    for text in ("Note: the figures are unaudited", "Note 1", "Note that the figures are unaudited"):
+        style = classify(text)
+        assert style is None or style.kind != "note", text
+    assert normalize_for_match("NOTE 7 \u2014 GOODWILL") == normalize_for_match("Goodwill")
