@@ -157,9 +157,10 @@ HELDOUT9 = frozenset(
 # Round ten: thirteen files of producers and kinds the repository covered thinly (Apache FOP 2.8
 # and 2.5 through DocBook XSL, Sphinx LaTeX, dvipdfm and an old dvipdfmx, old pdfeTeX, a Bacula
 # manual, journal and conference papers and class manuals of new classes), measured with the code
-# at the start of round ten before any change. Split by the same rule before any output was looked at: in the alphabetical order of
-# their names, the first, third, fifth ... file is development data (ROUND10_DEV), the second,
-# fourth, sixth ... is held out (only measured, never examined: HELDOUT10).
+# at the start of round ten before any change. Split by the same rule before any output was
+# looked at: in the alphabetical order of their names, the first, third, fifth ... file is
+# development data (ROUND10_DEV), the second, fourth, sixth ... is held out (only measured, never
+# examined: HELDOUT10).
 ROUND10_DEV = frozenset(
     {
         "acm-sample-acmsmall.pdf",
@@ -453,8 +454,7 @@ def main(argv: list[str] | None = None) -> int:
         "development": [
             r
             for r in rows
-            if r.set
-            in ("development", "round 7 (examined)", "round 9 (examined)", "round 10 (examined)")
+            if r.set in ("development", "round 7 (examined)", "round 9 (examined)", "round 10 (examined)")
         ],
         "validation": [r for r in rows if r.set == "validation"],
         "fresh validation": [r for r in rows if r.set == "fresh validation"],
