@@ -1,0 +1,59 @@
+"""Heading rules met on long manuals and class guides, checked on small generated PDFs.
+
+Each test writes the layout a producer sets (DocBook through Apache FOP: a
+printed contents, table captions above their tables, long lists of codes; a
+class guide showing a specimen of its output) and looks at ``doc.sections``
+only.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from _pdfgen import Line, Page
+from test_pdf_headings import Flow, levels, parse
+
+
+def _entry(title: str, page: int, *, x: float, y: float) -> Line:
+    return Line(f"{title} " + ". " * 30 + str(page), x=x, y=y)
+
+
+def test_contents_list_that_restarts_the_chapter_numbers_nests_under_its_entry(tmp_path: Path):
+    # a DocBook contents: chapters "1." to "3." at the margin, their unnumbered sections indented;
+    # an appendix lists the numbered clauses of a licence ("0. Preamble", "1. Applicability")
+    # indented under it: they are the appendix's sections, not chapters, and the chapters'
+    # indented sections stay below the chapters
+    rows = [
+        ("1. Introduction", 2, 72),
+        ("Getting help", 2, 96),
+        ("Mouse buttons", 2, 96),
+        ("2. Getting started", 3, 72),
+        ("The welcome screen", 3, 96),
+        ("3. Menus", 4, 72),
+        ("The file menu", 4, 96),
+        ("The edit menu", 4, 96),
+        ("A. License", 5, 72),
+        ("0. Preamble", 5, 96),
+        ("1. Applicability", 5, 96),
+        ("2. Verbatim copying", 5, 96),
+    ]
+    contents = Page([Line("Table of Contents", y=720, size=16, bold=True)])
+    contents.lines += [_entry(title, page, x=x, y=690 - 18 * k) for k, (title, page, x) in enumerate(rows)]
+    f = Flow()
+    f.pages = [contents, Page()]
+    for title, _, x in rows:
+        if x == 72 and title != "1. Introduction":
+            f.new_page()
+        f.heading(title, 16 if x == 72 else 12).para(3)
+    doc = parse(f.write(tmp_path / "manual.pdf"))
+    got = levels(doc)
+    assert {t: got.get(t) for t in ("1. Introduction", "2. Getting started", "3. Menus", "A. License")} == {
+        "1. Introduction": 1,
+        "2. Getting started": 1,
+        "3. Menus": 1,
+        "A. License": 1,
+    }
+    assert got.get("Getting help") == 2 and got.get("The edit menu") == 2
+    assert got.get("0. Preamble") == 2 and got.get("2. Verbatim copying") == 2
+    path = next(s.path for s in doc.sections if s.title == "1. Applicability")
+    assert path[-2:] == ("A. License", "1. Applicability")
