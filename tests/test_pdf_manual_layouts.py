@@ -11,7 +11,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from _pdfgen import Line, Page
-from test_pdf_headings import Flow, levels, parse
+from test_pdf_headings import Flow, levels, parse, titles
 
 
 def _entry(title: str, page: int, *, x: float, y: float) -> Line:
@@ -57,3 +57,20 @@ def test_contents_list_that_restarts_the_chapter_numbers_nests_under_its_entry(t
     assert got.get("0. Preamble") == 2 and got.get("2. Verbatim copying") == 2
     path = next(s.path for s in doc.sections if s.title == "1. Applicability")
     assert path[-2:] == ("A. License", "1. Applicability")
+
+
+def test_caption_second_line_and_header_row_under_a_table_caption_are_no_headings(tmp_path: Path):
+    # a table's caption set above it in bold, a size above the text, wraps onto a second line;
+    # the table's header row follows at a line's leading: neither is a section
+    f = Flow().heading("Account Tree Menus", 16).para(5)
+    f.line("Table 4.2. Account Tree - Edit Menu - Access to file and account editing", size=12, bold=True)
+    f.line("operations and preferences.", size=12, bold=True, after=16)
+    f.lines.append(Line("Menu Item", x=72, y=f.y, bold=True))
+    f.line("Description", x=300, bold=True, after=16)
+    for item, text in (("Cut", "Moves the selection"), ("Copy", "Copies the selection"), ("Paste", "Pastes")):
+        f.lines.append(Line(item, x=72, y=f.y))
+        f.line(text, x=300, after=14)
+    f.gap(10).para(4)
+    f.heading("Account Register", 16).para(5)
+    doc = parse(f.write(tmp_path / "table.pdf"))
+    assert titles(doc) == ["Account Tree Menus", "Account Register"]

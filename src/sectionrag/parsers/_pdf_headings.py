@@ -222,6 +222,8 @@ def find_headings(pages: list[list[PdfLine]], body: float) -> list[Candidate]:
                 ok = False  # a larger name run into its text inside the block (a member's title over code)
             if ok and in_margin and not marginal:
                 ok = False  # a marginal label ("NOTE" beside a box), not a heading
+            if ok and not numbering_order(ln.text)[1] and _under_table_caption(lines, i, body):
+                ok = False  # a caption's second line or its table's header row ("Menu Item")
             if ok and style_of(ln) in terms and hangs(lines, i, body) and not numbering_order(ln.text)[1]:
                 ok = False  # the term of a definition ("Constant: AES_BLOCK_SIZE" over its indented text)
             if (
@@ -349,6 +351,27 @@ def find_headings(pages: list[list[PdfLine]], body: float) -> list[Candidate]:
     return _without_figure_art(_without_continuations(out), pages)
 
 
+def _under_table_caption(lines: list[PdfLine], i: int, body: float) -> bool:
+    """Tell whether a line sits tight under a table's caption, at most one line below it.
+
+    A caption set above its table (``Table 4.2. Account Tree - Edit-Menu ...``,
+    bold, wrapping onto ``and preferences.``) is followed at a line's leading
+    by its own second line and by the table's header row (``Menu Item`` over
+    its column): neither is a section. A heading after a table keeps the
+    space a heading has above it, and a numbered one is never taken here.
+    """
+    ln = lines[i]
+    for k in (i - 1, i - 2):
+        if k < 0:
+            return False
+        above, below = lines[k], lines[k + 1]
+        if not 0 <= below.top - above.bottom < 1.2 * max(above.size, body):
+            return False
+        if _TABLE_CAPTION.match(above.text):
+            return ln.size <= above.size + 0.5
+    return False
+
+
 def _without_figure_art(candidates: list[Candidate], pages: list[list[PdfLine]]) -> list[Candidate]:
     """Drop the words drawn inside a figure, over its caption and larger than the numbered headings.
 
@@ -461,6 +484,7 @@ _CAPTION = re.compile(
     r"\s+[\dA-Z][\d.\-]*[:.]?\s",
     re.I,
 )
+_TABLE_CAPTION = re.compile(r"^Table\s+[\dA-Z][\d.\-]*[:.]?\s", re.I)
 _MONTHS = "january|february|march|april|may|june|july|august|september|october|november|december"
 _DATE = re.compile(
     rf"^(?:\d{{1,2}}(?:st|nd|rd|th)?\s+(?:{_MONTHS})\s+\d{{4}}|(?:{_MONTHS})\s+\d{{1,2}}(?:st|nd|rd|th)?,?\s+\d{{4}}"
