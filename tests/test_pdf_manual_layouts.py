@@ -74,3 +74,24 @@ def test_caption_second_line_and_header_row_under_a_table_caption_are_no_heading
     f.heading("Account Register", 16).para(5)
     doc = parse(f.write(tmp_path / "table.pdf"))
     assert titles(doc) == ["Account Tree Menus", "Account Register"]
+
+
+def test_terms_of_a_list_of_codes_differing_in_their_digits_are_labels(tmp_path: Path):
+    # a help manual lists tax codes: each code in italics at the text size over its meaning,
+    # set apart like a run-in sub-heading; the codes differ only in their digits, and a label
+    # that recurs that way is no section
+    f = Flow().heading("Tax Report Options", 16).para(5)
+    f.heading("Schedule C codes", 13).para(2)
+    meanings = (
+        "Gross receipts or sales",
+        "Meals and entertainment",
+        "Returns and allowances",
+        "Wages paid",
+        "Legal and professional fees",
+        "Rent or lease of vehicles",
+    )
+    for k, meaning in enumerate(meanings):
+        f.gap(20).line(f"Sched C \\ N{293 + k}", italic=True, after=16).line(meaning, after=12)
+    f.gap(10).heading("Online Quotes", 16).para(5)
+    doc = parse(f.write(tmp_path / "codes.pdf"))
+    assert titles(doc) == ["Tax Report Options", "Schedule C codes", "Online Quotes"]

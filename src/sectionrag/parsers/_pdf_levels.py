@@ -50,8 +50,15 @@ def _without_labels(candidates: list[Candidate], *, repeats: int = 4) -> list[Ca
 
 
 def _label_key(title: str) -> str:
-    """Return a title as a recurring label: its words, case folded (``B hook``, ``D hook`` stay apart)."""
-    return " ".join(title.casefold().split())
+    r"""Return a title as a recurring label: its words, case folded, its digits as one mark.
+
+    ``B hook`` and ``D hook`` stay apart; ``Sched C \\ N293`` and ``Sched C \\
+    N294``, the terms of a long list of codes, are one label.
+    """
+    return _DIGITS.sub("#", " ".join(title.casefold().split()))
+
+
+_DIGITS = re.compile(r"\d+")
 
 
 def _lettered_not_roman(candidates: list[Candidate]) -> None:
