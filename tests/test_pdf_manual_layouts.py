@@ -95,3 +95,24 @@ def test_terms_of_a_list_of_codes_differing_in_their_digits_are_labels(tmp_path:
     f.gap(10).heading("Online Quotes", 16).para(5)
     doc = parse(f.write(tmp_path / "codes.pdf"))
     assert titles(doc) == ["Tax Report Options", "Schedule C codes", "Online Quotes"]
+
+
+def test_specimen_heading_shown_twice_does_not_break_the_chapter_sequence(tmp_path: Path):
+    # a class guide shows the front page its class sets, twice (with and without an option):
+    # each specimen prints "1. Introduction" in its own face inside chapter 5; the chapters after
+    # it, 6 and 7, still follow chapter 5
+    f = Flow()
+    for number, name in enumerate(("Introduction", "Differences", "Installation", "Usage"), start=1):
+        f.heading(f"{number}. {name}", 14).para(6)
+    f.heading("5. Frontmatter", 14).para(5)
+    for _ in range(2):
+        f.new_page().para(3)
+        f.heading("Abstract", 11).para(3)
+        f.heading("1. Introduction", 12).para(4)
+    f.new_page()
+    f.heading("6. Floats", 14).para(6)
+    f.heading("7. Theorem environments", 14).para(6)
+    doc = parse(f.write(tmp_path / "guide.pdf"))
+    got = titles(doc)
+    assert "6. Floats" in got and "7. Theorem environments" in got
+    assert got.count("1. Introduction") == 1

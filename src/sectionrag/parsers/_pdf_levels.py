@@ -101,7 +101,9 @@ def _in_sequence(candidates: list[Candidate]) -> list[Candidate]:
     ``8.1`` after a missed chapter 7), and a sub-heading when a neighbouring
     sub-heading shares its first number (``7.1`` then ``7.2``). A numbered
     heading seen before, again at the top of a page (``5. ABSTRACTS`` as a
-    running head), is dropped, and a chapter title set before its number
+    running head), is dropped; a heading that only its own copy follows (a
+    specimen's ``1. Introduction`` shown twice in chapter 5) is not confirmed
+    by it; and a chapter title set before its number
     (``Document divisions 6``) becomes ``6 Document divisions`` when ``6.1``
     follows.
     """
@@ -113,6 +115,11 @@ def _in_sequence(candidates: list[Candidate]) -> list[Candidate]:
     for k, i in enumerate(numbered_positions):
         before = numbers[numbered_positions[k - 1]] if k > 0 else None
         after = numbers[numbered_positions[k + 1]] if k + 1 < len(numbered_positions) else None
+        # the same heading printed again (a specimen page shown twice) confirms nothing
+        if after is not None and normalize_for_match(candidates[numbered_positions[k + 1]].title) == (
+            normalize_for_match(candidates[i].title)
+        ):
+            after = None
         around[i] = (before, after)
     out: list[Candidate] = []
     seen: set[tuple[str, str]] = set()
