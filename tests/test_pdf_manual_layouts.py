@@ -116,3 +116,17 @@ def test_specimen_heading_shown_twice_does_not_break_the_chapter_sequence(tmp_pa
     got = titles(doc)
     assert "6. Floats" in got and "7. Theorem environments" in got
     assert got.count("1. Introduction") == 1
+
+
+def test_numbered_example_and_procedure_titles_are_captions(tmp_path: Path):
+    # DocBook titles its numbered examples and procedures like captions, in bold a size above the
+    # text ("Procedure 11.2. On macOS", "Example 6.1. Sample file"): not sections; the bookmarks
+    # list the sections around them
+    f = Flow().heading("Setting Up Quotes", 16).para(5)
+    f.heading("Procedure 11.1. On Linux", 12).para(3)
+    f.heading("Procedure 11.2. On macOS", 12).para(3)
+    f.heading("Importing Files", 16).para(5)
+    f.heading("Example 6.1. Sample Multi-split file", 12).para(3)
+    f.heading("Checking the Result", 16).para(5)
+    doc = parse(f.write(tmp_path / "procedures.pdf"))
+    assert titles(doc) == ["Setting Up Quotes", "Importing Files", "Checking the Result"]

@@ -365,7 +365,7 @@ def _under_table_caption(lines: list[PdfLine], i: int, body: float) -> bool:
         if k < 0:
             return False
         above, below = lines[k], lines[k + 1]
-        if not 0 <= below.top - above.bottom < 1.2 * max(above.size, body):
+        if not 0 <= below.top - above.bottom < 1.4 * max(above.size, body):
             return False
         if _TABLE_CAPTION.match(above.text):
             return ln.size <= above.size + 0.5
@@ -485,6 +485,9 @@ _CAPTION = re.compile(
     re.I,
 )
 _TABLE_CAPTION = re.compile(r"^Table\s+[\dA-Z][\d.\-]*[:.]?\s", re.I)
+# the title of a numbered example or procedure, numbered within its chapter ("Example 6.1.
+# Sample Multi-split.csv", "Procedure 11.2. On macOS", "Example 3-4"): a caption, not a section
+_FORMAL_TITLE = re.compile(r"^(?:Example|Procedure)\s+[A-Z\d]{1,3}[.\-]\d{1,3}[.:]?\s", re.I)
 _MONTHS = "january|february|march|april|may|june|july|august|september|october|november|december"
 _DATE = re.compile(
     rf"^(?:\d{{1,2}}(?:st|nd|rd|th)?\s+(?:{_MONTHS})\s+\d{{4}}|(?:{_MONTHS})\s+\d{{1,2}}(?:st|nd|rd|th)?,?\s+\d{{4}}"
@@ -665,7 +668,9 @@ def _is_heading_line(
         return False
     # (a section number is no formula: "7.1.1.3 SHA3-512" is judged by its title, and vouches for it)
     mathy = _is_mathy(rest, 0.3) if numbered and rest else _is_mathy(text)
-    if _CAPTION.match(text) or _DATE.match(text) or (letters >= 2 and mathy and not release):
+    if _CAPTION.match(text) or _FORMAL_TITLE.match(text) or _DATE.match(text):
+        return False
+    if letters >= 2 and mathy and not release:
         return False
     if numbered and style is not None and style.kind in ("num", "alnum") and len(rest.split()) > 8:
         check = rest.rstrip("?!:")  # "1. Determine whether any printers use the backends." is a step
