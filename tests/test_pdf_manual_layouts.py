@@ -130,3 +130,16 @@ def test_numbered_example_and_procedure_titles_are_captions(tmp_path: Path):
     f.heading("Checking the Result", 16).para(5)
     doc = parse(f.write(tmp_path / "procedures.pdf"))
     assert titles(doc) == ["Setting Up Quotes", "Importing Files", "Checking the Result"]
+
+
+def test_numbered_heading_tight_under_its_parent_heading_is_a_heading(tmp_path: Path):
+    # an appendix heading in bold capitals at the text size, its first section numbered "A.1" set
+    # at a line's leading under it, in the same face: the section is set off by the heading above
+    f = Flow().heading("1 INTRODUCTION", 10).para(8)
+    f.heading("2 RESULTS", 10).para(8)
+    f.gap(10).line("A RESEARCH METHODS", bold=True, after=14)
+    f.line("A.1 Part One", bold=True, after=14).para(6)
+    f.heading("A.2 Part Two", 10).para(6)
+    doc = parse(f.write(tmp_path / "appendix.pdf"))
+    assert "A.1 Part One" in titles(doc)
+    assert levels(doc)["A.1 Part One"] == levels(doc)["A.2 Part Two"] == 2

@@ -351,6 +351,20 @@ def find_headings(pages: list[list[PdfLine]], body: float) -> list[Candidate]:
     return _without_figure_art(_without_continuations(out), pages)
 
 
+def _inside_number(label: str, parent: str) -> bool:
+    """Tell whether a heading's number lies inside its parent's (``A.1`` in ``A``, ``3.2`` in ``3``)."""
+    outer = parent.split()[0].rstrip(".:") if parent.split() else ""
+    own = label.rstrip(".").split()[-1] if label.split() else ""
+    return (
+        _OUTER_NUMBER.fullmatch(outer) is not None
+        and own.startswith(outer + ".")
+        and own.count(".") == outer.count(".") + 1
+    )
+
+
+_OUTER_NUMBER = re.compile(r"(?:[A-Z]|\d{1,3})(?:\.\d{1,3})*")
+
+
 def _under_table_caption(lines: list[PdfLine], i: int, body: float) -> bool:
     """Tell whether a line sits tight under a table's caption, at most one line below it.
 
@@ -700,6 +714,19 @@ def _is_heading_line(
     line_gap = max(pitch - ln.height, 0.5)
     # the first line of a page's right-hand column is set off from the left column's last line
     spaced = gap_above > line_gap * 1.6 or prev is None or prev.row == ln.row or ln.column_top
+    # a numbered heading set tight under its parent's heading in its bold face, its number inside
+    # the parent's ("A.1 Part One" under "A RESEARCH METHODS", both bold at the text size), is set
+    # off by that heading
+    spaced = spaced or (
+        numbered
+        and style is not None
+        and ln.bold
+        and prev is not None
+        and prev.role == "heading"
+        and prev.bold
+        and abs(prev.size - ln.size) < 0.6
+        and _inside_number(style.label, prev.text)
+    )
     if ratio >= 1.12:
         light_heading = light is not None and (round(ln.size * 2) / 2, ln.font) in light and spaced
         if ratio < 1.3 and not (ln.bold or ln.italic) and not numbered and not light_heading:
