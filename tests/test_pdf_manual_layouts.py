@@ -143,3 +143,27 @@ def test_numbered_heading_tight_under_its_parent_heading_is_a_heading(tmp_path: 
     doc = parse(f.write(tmp_path / "appendix.pdf"))
     assert "A.1 Part One" in titles(doc)
     assert levels(doc)["A.1 Part One"] == levels(doc)["A.2 Part Two"] == 2
+
+
+def test_slides_after_the_last_section_page_stay_inside_that_section(tmp_path: Path):
+    # a slide deck: "Section N" pages over the section's title, then slides whose titles are set
+    # in the same face; the last section's slides come after the last section page and still
+    # belong to it, as the slides of the sections before do; a usual back title set alike
+    # ("References") stands beside the sections
+    f = Flow()
+    deck = (
+        (1, "Introduction", ("What it does", "How it works")),
+        (2, "Usage", ("Commands", "Scripts", "Selections")),
+        (3, "Extensions", ("Program components", "Data structures")),
+    )
+    for number, name, slides in deck:
+        f.line(f"Section {number}", x=200, size=14, after=40).line(name, x=180, size=14, after=20).new_page()
+        for slide in slides:
+            f.line(slide, size=14, after=24).para(5).new_page()
+    f.line("References", size=14, after=24).para(3)
+    doc = parse(f.write(tmp_path / "deck.pdf"))
+    got = levels(doc)
+    assert got.get("Section 3 Extensions") == 1
+    assert got.get("Scripts") == 2
+    assert got.get("Program components") == 2 and got.get("Data structures") == 2
+    assert got.get("References") == 1

@@ -226,12 +226,32 @@ def rank_headings(candidates: list[Candidate], line_offsets: dict[int, int]) -> 
             rank = style_rank[style_key(c)]
             numbered_rank[c.order] = min(rank, numbered_rank.get(c.order, rank))
             span[c.order] = (span.get(c.order, (i, i))[0], i)
+    # unnumbered headings set like a numbering order's and found between its first and last heading;
+    # when a face holds three or more of them (a deck's slide titles, set like its "Section 3"
+    # pages), those after the last numbered one are inside it too (the last section's slides),
+    # but for a book's usual back titles ("REFERENCES" after a paper's last section)
+    inside: Counter[tuple[float, bool, bool]] = Counter(
+        style_key(c)
+        for i, c in enumerate(candidates)
+        if not c.numbered
+        and style_key(c) in common
+        and common[style_key(c)] in span
+        and span[common[style_key(c)]][0] < i < span[common[style_key(c)]][1]
+    )
+
+    def within(s: tuple[float, bool, bool], i: int) -> bool:
+        if s not in common or common[s] not in span:
+            return False
+        first, last = span[common[s]]
+        back = normalize_for_match(candidates[i].title) in BOOK_TITLES
+        return first < i < last or (i > last and inside[s] >= 3 and not back)
+
     keys: list[tuple[float, int]] = []
     for i, c in enumerate(candidates):
         s = style_key(c)
         if c.numbered:
             keys.append((float(c.order), numbered_rank[c.order]))
-        elif s in common and common[s] in span and span[common[s]][0] < i < span[common[s]][1]:
+        elif within(s, i):
             # set like "Item 2." and "Item 3." but between them, unnumbered: a heading inside the item
             keys.append((common[s] + 0.5, style_rank[s]))
         else:
