@@ -167,3 +167,15 @@ def test_slides_after_the_last_section_page_stay_inside_that_section(tmp_path: P
     assert got.get("Scripts") == 2
     assert got.get("Program components") == 2 and got.get("Data structures") == 2
     assert got.get("References") == 1
+
+
+def test_captions_in_other_languages_are_no_headings(tmp_path: Path):
+    # a German manual's figure and table captions ("Abbildung 3.1.", "Tabelle 4.1.") and an
+    # example's title ("Beispiel 6.1.") in bold a size above the text are captions, as in English
+    f = Flow().heading("Erste Schritte", 16).para(5)
+    f.heading("Abbildung 3.1. Der Startbildschirm", 12).para(4)
+    f.heading("Tabelle 4.1. Datei-Menue - Zugriff auf Dateien", 12).para(4)
+    f.heading("Beispiel 6.1. Eine Beispieldatei", 12).para(4)
+    f.heading("Die Kontenuebersicht", 16).para(5)
+    doc = parse(f.write(tmp_path / "handbuch.pdf"))
+    assert titles(doc) == ["Erste Schritte", "Die Kontenuebersicht"]

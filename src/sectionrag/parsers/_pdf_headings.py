@@ -493,15 +493,22 @@ def _is_margin_heading(ln: PdfLine) -> bool:
     )
 
 
+# the caption words of English, French, German, Spanish, Italian and Portuguese documents
+_TABLE_WORDS = "Table|Tableau|Tabelle|Tabla|Tabella|Tabela"
 _CAPTION = re.compile(
-    r"^(?:Table|Figure|Fig\.|Listing|Algorithm|Exhibit|Chart|Plate|Illustration|Drawing)"
+    rf"^(?:{_TABLE_WORDS}|Figure|Fig\.|Listing|Algorithm|Exhibit|Chart|Plate|Illustration|Drawing"
+    r"|Abbildung|Abb\.|Figura)"
     r"\s+[\dA-Z][\d.\-]*[:.]?\s",
     re.I,
 )
-_TABLE_CAPTION = re.compile(r"^Table\s+[\dA-Z][\d.\-]*[:.]?\s", re.I)
+_TABLE_CAPTION = re.compile(rf"^(?:{_TABLE_WORDS})\s+[\dA-Z][\d.\-]*[:.]?\s", re.I)
 # the title of a numbered example or procedure, numbered within its chapter ("Example 6.1.
 # Sample Multi-split.csv", "Procedure 11.2. On macOS", "Example 3-4"): a caption, not a section
-_FORMAL_TITLE = re.compile(r"^(?:Example|Procedure)\s+[A-Z\d]{1,3}[.\-]\d{1,3}[.:]?\s", re.I)
+_FORMAL_TITLE = re.compile(
+    r"^(?:Example|Exemple|Beispiel|Ejemplo|Esempio|Exemplo|Procedure|Proc\u00e9dure|Prozedur|Procedimiento)"
+    r"\s+[A-Z\d]{1,3}[.\-]\d{1,3}[.:]?\s",
+    re.I,
+)
 _MONTHS = "january|february|march|april|may|june|july|august|september|october|november|december"
 _DATE = re.compile(
     rf"^(?:\d{{1,2}}(?:st|nd|rd|th)?\s+(?:{_MONTHS})\s+\d{{4}}|(?:{_MONTHS})\s+\d{{1,2}}(?:st|nd|rd|th)?,?\s+\d{{4}}"
