@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from _pdfgen import Line, Page
+from _pdfgen import WORDS, Line, Page, write_pdf
 from test_pdf_headings import Flow, levels, parse, titles
 
 
@@ -179,3 +179,38 @@ def test_captions_in_other_languages_are_no_headings(tmp_path: Path):
     f.heading("Die Kontenuebersicht", 16).para(5)
     doc = parse(f.write(tmp_path / "handbuch.pdf"))
     assert titles(doc) == ["Erste Schritte", "Die Kontenuebersicht"]
+
+
+def test_section_number_in_a_sans_face_a_little_larger_than_the_text_is_a_heading(tmp_path: Path):
+    # a journal sets its sub-sections in a sans face only a tenth larger than its serif text, in
+    # regular weight ("2.1 Template Styles" in 10 pt Helvetica over 9 pt Times text): another
+    # family, numbered, set apart; the text's own lines stay text
+    words = list(WORDS[:13])
+    lines: list[Line] = []
+    y = 720.0
+
+    def para(n: int) -> None:
+        nonlocal y
+        for k in range(n):
+            lines.append(Line(" ".join(words[k % 3 :] + words[: k % 3]), y=y, size=9, family="Times"))
+            y -= 11
+        y -= 6
+
+    def head(text: str) -> None:
+        nonlocal y
+        y -= 8
+        lines.append(Line(text, y=y, size=10))
+        y -= 16
+
+    head("1 INTRODUCTION")
+    para(8)
+    head("1.1 Template Styles")
+    para(8)
+    head("1.2 Template Parameters")
+    para(8)
+    head("2 RESULTS")
+    para(8)
+    path = write_pdf(tmp_path / "journal.pdf", [Page(lines)])
+    doc = parse(path)
+    assert titles(doc) == ["1 INTRODUCTION", "1.1 Template Styles", "1.2 Template Parameters", "2 RESULTS"]
+    assert levels(doc)["1.2 Template Parameters"] == 2

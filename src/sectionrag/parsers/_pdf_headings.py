@@ -30,7 +30,7 @@ from sectionrag.parsers._pdf_faces import (
     text_left,
 )
 from sectionrag.parsers._pdf_layout import in_other_column, lines_by_row, prose_columns
-from sectionrag.parsers._pdfium import CODE_FONT, PdfLine
+from sectionrag.parsers._pdfium import CODE_FONT, PdfLine, font_family
 from sectionrag.parsers._sections import normalize_title
 from sectionrag.parsers.headings import (
     ADMONITIONS,
@@ -177,6 +177,7 @@ def find_headings(pages: list[list[PdfLine]], body: float) -> list[Candidate]:
     terms = term_styles(pages, body)
     caseless = caseless_heading_styles(pages, body)
     margin = margin_heading_styles(pages, body)
+    family = _text_family(pages, body)
     out: list[Candidate] = []
     previous = (body, pitch)  # the text face the page before was judged by
     for page_index, lines in enumerate(pages):
@@ -210,7 +211,9 @@ def find_headings(pages: list[list[PdfLine]], body: float) -> list[Candidate]:
                 and style_of(ln) in margin
                 and _is_margin_heading(ln)
             )
-            ok = marginal or _is_heading_line(ln, prev, nxt, page_body, page_pitch, light, small, caseless)
+            ok = marginal or _is_heading_line(
+                ln, prev, nxt, page_body, page_pitch, light, small, caseless, family
+            )
             if (
                 ok
                 and toc_page
@@ -363,6 +366,19 @@ def _inside_number(label: str, parent: str) -> bool:
 
 
 _OUTER_NUMBER = re.compile(r"(?:[A-Z]|\d{1,3})(?:\.\d{1,3})*")
+
+
+def _text_family(pages: list[list[PdfLine]], body: float) -> str | None:
+    """Return the font family most of the text at the body size is set in."""
+    counts: Counter[str] = Counter()
+    for lines in pages:
+        for ln in lines:
+            if abs(ln.size - body) < 0.6 and not CODE_FONT.search(ln.font):
+                counts[font_family(ln.font)] += len(ln.text)
+    return counts.most_common(1)[0][0] if counts else None
+
+
+_SUBSECTION_NUMBER = re.compile(r"^(?:\d{1,3}|[A-Z])(?:\.\d{1,3}){1,4}\.?\s+\S")
 
 
 def _under_table_caption(lines: list[PdfLine], i: int, body: float) -> bool:
@@ -618,6 +634,7 @@ def _is_heading_line(
     light: set[tuple[float, str]] | None = None,
     small: set[Style] | None = None,
     caseless: set[Style] | None = None,
+    family: str | None = None,
 ) -> bool:
     # a small-capitals face ("TeXPalladioL-SC", "cmcsc10") shows its lower-case letters as capitals;
     # read so only behind a section number ("2.1 a new section"): an unnumbered line in small
@@ -653,12 +670,23 @@ def _is_heading_line(
         tokens = tokens[1:]  # the words of "7 How to help us" are a title's, its number aside
     if len(tokens) >= 3 and sum(len(w) for w in tokens) < 2.5 * len(tokens):
         return False  # glyph samples or symbols ("A B C D", "\u02cb \u02c8 \u02c9"), not a title
+    # a section number in a face of another family a little larger than the text ("2.1 Template
+    # Styles" in 9.96 pt Biolinum over 8.97 pt Libertine text, as ACM's journal formats set them)
+    other_face = (
+        family is not None
+        and bool(ln.font)
+        and font_family(ln.font) != family
+        and ln.size >= 1.05 * body
+        and not CODE_FONT.search(ln.font)
+        and _SUBSECTION_NUMBER.match(text) is not None
+    )
     if (
         not ln.bold
         and not ln.italic
         and 0.92 * body <= ln.size < 1.12 * body
         and not text.startswith(_STRONG_PREFIXES)
         and any(c.islower() for c in text)
+        and not other_face
     ):
         return False  # plain body text: only all-caps, italic or labelled lines can be headings
     if is_toc_line(text):
@@ -782,4 +810,4 @@ def _is_heading_line(
         )
         return spaced and len(words) <= 12 and titled  # a plain "Item 1" in a figure is a label
     # "1.1 STOCK PAPER SIZE OPTIONS" in small capitals
-    return numbered and spaced and bool(rest) and is_all_caps(rest) and len(words) <= 12
+    return numbered and spaced and bool(rest) and (is_all_caps(rest) or other_face) and len(words) <= 12
