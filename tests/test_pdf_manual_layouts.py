@@ -214,3 +214,20 @@ def test_section_number_in_a_sans_face_a_little_larger_than_the_text_is_a_headin
     doc = parse(path)
     assert titles(doc) == ["1 INTRODUCTION", "1.1 Template Styles", "1.2 Template Parameters", "2 RESULTS"]
     assert levels(doc)["1.2 Template Parameters"] == 2
+
+
+def test_line_numbers_in_the_right_margin_make_no_contents_page(tmp_path: Path):
+    # a review draft numbers its lines in the right margin too, in small type: rows that end in a
+    # rising number read like a contents page, which hid every heading of the page
+    lines: list[Line] = []
+    y, number = 720.0, 1
+    for k, heading in enumerate(("1 Introduction", "2 Template Overview", "3 Modifications")):
+        lines.append(Line(heading, y=y, size=12, bold=True))
+        y -= 18
+        for i in range(7):
+            lines.append(Line(" ".join(WORDS[(k * 7 + i + j) % len(WORDS)] for j in range(12)), y=y))
+            lines.append(Line(str(number), x=560, y=y, size=6))
+            y, number = y - 12, number + 1
+        y -= 10
+    doc = parse(write_pdf(tmp_path / "draft.pdf", [Page(lines)]))
+    assert titles(doc) == ["1 Introduction", "2 Template Overview", "3 Modifications"]
