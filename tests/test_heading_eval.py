@@ -64,6 +64,14 @@ def test_sets_are_apart():
     assert all((heading_eval.DATA / name).is_file() for name in round9)
     assert heading_eval.set_of("wargame-manual.pdf") == "held-out (round 9)"
     assert heading_eval.set_of("aomart-sample.pdf") == "round 9 (examined)"
+    # round ten: the same rule
+    round10 = sorted(heading_eval.ROUND10_DEV | heading_eval.HELDOUT10)
+    assert len(round10) == 13 and set(round10[0::2]) == heading_eval.ROUND10_DEV
+    assert set(round10[1::2]) == heading_eval.HELDOUT10
+    assert not set(round10) & (earlier | set(round9))
+    assert all((heading_eval.DATA / name).is_file() for name in round10)
+    assert heading_eval.set_of("glpk-gmpl-reference.pdf") == "held-out (round 10)"
+    assert heading_eval.set_of("verilator-manual-sphinx.pdf") == "round 10 (examined)"
 
 
 def test_truth_printed_counts_titles_on_their_page_or_beside_it():

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import itertools
 import re
+import statistics
 from collections import Counter
 
 from sectionrag.parsers._pdfium import PdfLine
@@ -136,9 +137,11 @@ def mark_line_numbers(lines: list[PdfLine]) -> None:
     ``16``, ``17`` beside the text): each number shares its row with a line of
     text, which would otherwise read as a table row of two cells. A column of
     five or more bare numbers, counting up mostly one by one down the page
-    and standing wholly left of every line of prose, is such a margin;
-    numbers inside the text block (a table's first column) and a contents
-    page's page numbers (at the right, and jumping) are left alone.
+    and standing wholly left of every line of prose, or wholly right of it
+    and set smaller than the prose (a review draft numbers both margins), is
+    such a margin; numbers inside the text block (a table's first column) and
+    a contents page's page numbers (at the right, at the entries' size, and
+    jumping) are left alone.
     """
     numbers = [ln for ln in lines if _LINE_NUMBER.match(ln.text)]
     if len(numbers) < 5:
@@ -148,8 +151,16 @@ def mark_line_numbers(lines: list[PdfLine]) -> None:
     if not prose:
         return
     text_left = min(ln.x0 for ln in prose)
-    margin = sorted((ln for ln in numbers if ln.x1 < text_left), key=lambda ln: ln.top)
-    if len(margin) >= 5:
+    text_right = max(ln.x1 for ln in prose)
+    size = statistics.median(ln.size for ln in prose)
+    left = [ln for ln in numbers if ln.x1 < text_left]
+    # at the right, set smaller than the text (a review draft numbers its lines on both sides; a
+    # contents page's page numbers stand there too, at the entries' size)
+    right = [ln for ln in numbers if ln.x0 > text_right and ln.size <= 0.85 * size]
+    for column in (left, right):
+        margin = sorted(column, key=lambda ln: ln.top)
+        if len(margin) < 5:
+            continue
         values = [int(ln.text) for ln in margin]
         steps = [b - a for a, b in itertools.pairwise(values)]
         # line numbers count up one by one (a contents page's page numbers jump)

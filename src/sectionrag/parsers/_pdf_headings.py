@@ -30,7 +30,7 @@ from sectionrag.parsers._pdf_faces import (
     text_left,
 )
 from sectionrag.parsers._pdf_layout import in_other_column, lines_by_row, prose_columns
-from sectionrag.parsers._pdfium import CODE_FONT, PdfLine
+from sectionrag.parsers._pdfium import CODE_FONT, PdfLine, font_family
 from sectionrag.parsers._sections import normalize_title
 from sectionrag.parsers.headings import (
     ADMONITIONS,
@@ -177,6 +177,7 @@ def find_headings(pages: list[list[PdfLine]], body: float) -> list[Candidate]:
     terms = term_styles(pages, body)
     caseless = caseless_heading_styles(pages, body)
     margin = margin_heading_styles(pages, body)
+    family = _text_family(pages, body)
     out: list[Candidate] = []
     # a page whose own prose is set larger or smaller than the document's (a sample document shown
     # inside a manual, at 12 pt in a 10 pt guide) measures its lines against its own text
@@ -209,7 +210,9 @@ def find_headings(pages: list[list[PdfLine]], body: float) -> list[Candidate]:
                 and style_of(ln) in margin
                 and _is_margin_heading(ln)
             )
-            ok = marginal or _is_heading_line(ln, prev, nxt, page_body, page_pitch, light, small, caseless)
+            ok = marginal or _is_heading_line(
+                ln, prev, nxt, page_body, page_pitch, light, small, caseless, family
+            )
             if (
                 ok
                 and toc_page
@@ -221,6 +224,8 @@ def find_headings(pages: list[list[PdfLine]], body: float) -> list[Candidate]:
                 ok = False  # a larger name run into its text inside the block (a member's title over code)
             if ok and in_margin and not marginal:
                 ok = False  # a marginal label ("NOTE" beside a box), not a heading
+            if ok and not numbering_order(ln.text)[1] and _under_table_caption(lines, i, body):
+                ok = False  # a caption's second line or its table's header row ("Menu Item")
             if ok and style_of(ln) in terms and hangs(lines, i, body) and not numbering_order(ln.text)[1]:
                 ok = False  # the term of a definition ("Constant: AES_BLOCK_SIZE" over its indented text)
             if (
@@ -346,6 +351,54 @@ def find_headings(pages: list[list[PdfLine]], body: float) -> list[Candidate]:
                 g.role = "heading"
             i = j
     return _without_figure_art(_without_continuations(out), pages)
+
+
+def _inside_number(label: str, parent: str) -> bool:
+    """Tell whether a heading's number lies inside its parent's (``A.1`` in ``A``, ``3.2`` in ``3``)."""
+    outer = parent.split()[0].rstrip(".:") if parent.split() else ""
+    own = label.rstrip(".").split()[-1] if label.split() else ""
+    return (
+        _OUTER_NUMBER.fullmatch(outer) is not None
+        and own.startswith(outer + ".")
+        and own.count(".") == outer.count(".") + 1
+    )
+
+
+_OUTER_NUMBER = re.compile(r"(?:[A-Z]|\d{1,3})(?:\.\d{1,3})*")
+
+
+def _text_family(pages: list[list[PdfLine]], body: float) -> str | None:
+    """Return the font family most of the text at the body size is set in."""
+    counts: Counter[str] = Counter()
+    for lines in pages:
+        for ln in lines:
+            if abs(ln.size - body) < 0.6 and not CODE_FONT.search(ln.font):
+                counts[font_family(ln.font)] += len(ln.text)
+    return counts.most_common(1)[0][0] if counts else None
+
+
+_SUBSECTION_NUMBER = re.compile(r"^(?:\d{1,3}|[A-Z])(?:\.\d{1,3}){1,4}\.?\s+\S")
+
+
+def _under_table_caption(lines: list[PdfLine], i: int, body: float) -> bool:
+    """Tell whether a line sits tight under a table's caption, at most one line below it.
+
+    A caption set above its table (``Table 4.2. Account Tree - Edit-Menu ...``,
+    bold, wrapping onto ``and preferences.``) is followed at a line's leading
+    by its own second line and by the table's header row (``Menu Item`` over
+    its column): neither is a section. A heading after a table keeps the
+    space a heading has above it, and a numbered one is never taken here.
+    """
+    ln = lines[i]
+    for k in (i - 1, i - 2):
+        if k < 0:
+            return False
+        above, below = lines[k], lines[k + 1]
+        if not 0 <= below.top - above.bottom < 1.4 * max(above.size, body):
+            return False
+        if _TABLE_CAPTION.match(above.text):
+            return ln.size <= above.size + 0.5
+    return False
 
 
 def _without_figure_art(candidates: list[Candidate], pages: list[list[PdfLine]]) -> list[Candidate]:
@@ -482,9 +535,20 @@ def _is_margin_heading(ln: PdfLine) -> bool:
     )
 
 
+# the caption words of English, French, German, Spanish, Italian and Portuguese documents
+_TABLE_WORDS = "Table|Tableau|Tabelle|Tabla|Tabella|Tabela"
 _CAPTION = re.compile(
-    r"^(?:Table|Figure|Fig\.|Listing|Algorithm|Exhibit|Chart|Plate|Illustration|Drawing)"
+    rf"^(?:{_TABLE_WORDS}|Figure|Fig\.|Listing|Algorithm|Exhibit|Chart|Plate|Illustration|Drawing"
+    r"|Abbildung|Abb\.|Figura)"
     r"\s+[\dA-Z][\d.\-]*[:.]?\s",
+    re.I,
+)
+_TABLE_CAPTION = re.compile(rf"^(?:{_TABLE_WORDS})\s+[\dA-Z][\d.\-]*[:.]?\s", re.I)
+# the title of a numbered example or procedure, numbered within its chapter ("Example 6.1.
+# Sample Multi-split.csv", "Procedure 11.2. On macOS", "Example 3-4"): a caption, not a section
+_FORMAL_TITLE = re.compile(
+    r"^(?:Example|Exemple|Beispiel|Ejemplo|Esempio|Exemplo|Procedure|Proc\u00e9dure|Prozedur|Procedimiento)"
+    r"\s+[A-Z\d]{1,3}[.\-]\d{1,3}[.:]?\s",
     re.I,
 )
 _MONTHS = "january|february|march|april|may|june|july|august|september|october|november|december"
@@ -598,6 +662,7 @@ def _is_heading_line(
     light: set[tuple[float, str]] | None = None,
     small: set[Style] | None = None,
     caseless: set[Style] | None = None,
+    family: str | None = None,
 ) -> bool:
     # a small-capitals face ("TeXPalladioL-SC", "cmcsc10") shows its lower-case letters as capitals;
     # read so only behind a section number ("2.1 a new section"): an unnumbered line in small
@@ -633,12 +698,23 @@ def _is_heading_line(
         tokens = tokens[1:]  # the words of "7 How to help us" are a title's, its number aside
     if len(tokens) >= 3 and sum(len(w) for w in tokens) < 2.5 * len(tokens):
         return False  # glyph samples or symbols ("A B C D", "\u02cb \u02c8 \u02c9"), not a title
+    # a section number in a face of another family a little larger than the text ("2.1 Template
+    # Styles" in 9.96 pt Biolinum over 8.97 pt Libertine text, as ACM's journal formats set them)
+    other_face = (
+        family is not None
+        and bool(ln.font)
+        and font_family(ln.font) != family
+        and ln.size >= 1.05 * body
+        and not CODE_FONT.search(ln.font)
+        and _SUBSECTION_NUMBER.match(text) is not None
+    )
     if (
         not ln.bold
         and not ln.italic
         and 0.92 * body <= ln.size < 1.12 * body
         and not text.startswith(_STRONG_PREFIXES)
         and any(c.islower() for c in text)
+        and not other_face
     ):
         return False  # plain body text: only all-caps, italic or labelled lines can be headings
     if is_toc_line(text):
@@ -669,7 +745,9 @@ def _is_heading_line(
         return False
     # (a section number is no formula: "7.1.1.3 SHA3-512" is judged by its title, and vouches for it)
     mathy = _is_mathy(rest, 0.3) if numbered and rest else _is_mathy(text)
-    if _CAPTION.match(text) or _DATE.match(text) or (letters >= 2 and mathy and not release):
+    if _CAPTION.match(text) or _FORMAL_TITLE.match(text) or _DATE.match(text):
+        return False
+    if letters >= 2 and mathy and not release:
         return False
     if numbered and style is not None and style.kind in ("num", "alnum") and len(rest.split()) > 8:
         check = rest.rstrip("?!:")  # "1. Determine whether any printers use the backends." is a step
@@ -699,6 +777,19 @@ def _is_heading_line(
     line_gap = max(pitch - ln.height, 0.5)
     # the first line of a page's right-hand column is set off from the left column's last line
     spaced = gap_above > line_gap * 1.6 or prev is None or prev.row == ln.row or ln.column_top
+    # a numbered heading set tight under its parent's heading in its bold face, its number inside
+    # the parent's ("A.1 Part One" under "A RESEARCH METHODS", both bold at the text size), is set
+    # off by that heading
+    spaced = spaced or (
+        numbered
+        and style is not None
+        and ln.bold
+        and prev is not None
+        and prev.role == "heading"
+        and prev.bold
+        and abs(prev.size - ln.size) < 0.6
+        and _inside_number(style.label, prev.text)
+    )
     if ratio >= 1.12:
         light_heading = light is not None and (round(ln.size * 2) / 2, ln.font) in light and spaced
         if ratio < 1.3 and not (ln.bold or ln.italic) and not numbered and not light_heading:
@@ -747,4 +838,4 @@ def _is_heading_line(
         )
         return spaced and len(words) <= 12 and titled  # a plain "Item 1" in a figure is a label
     # "1.1 STOCK PAPER SIZE OPTIONS" in small capitals
-    return numbered and spaced and bool(rest) and is_all_caps(rest) and len(words) <= 12
+    return numbered and spaced and bool(rest) and (is_all_caps(rest) or other_face) and len(words) <= 12

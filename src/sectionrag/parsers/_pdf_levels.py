@@ -50,8 +50,15 @@ def _without_labels(candidates: list[Candidate], *, repeats: int = 4) -> list[Ca
 
 
 def _label_key(title: str) -> str:
-    """Return a title as a recurring label: its words, case folded (``B hook``, ``D hook`` stay apart)."""
-    return " ".join(title.casefold().split())
+    r"""Return a title as a recurring label: its words, case folded, its digits as one mark.
+
+    ``B hook`` and ``D hook`` stay apart; ``Sched C \\ N293`` and ``Sched C \\
+    N294``, the terms of a long list of codes, are one label.
+    """
+    return _DIGITS.sub("#", " ".join(title.casefold().split()))
+
+
+_DIGITS = re.compile(r"\d+")
 
 
 def _lettered_not_roman(candidates: list[Candidate]) -> None:
@@ -94,7 +101,9 @@ def _in_sequence(candidates: list[Candidate]) -> list[Candidate]:
     ``8.1`` after a missed chapter 7), and a sub-heading when a neighbouring
     sub-heading shares its first number (``7.1`` then ``7.2``). A numbered
     heading seen before, again at the top of a page (``5. ABSTRACTS`` as a
-    running head), is dropped, and a chapter title set before its number
+    running head), is dropped; a heading that only its own copy follows (a
+    specimen's ``1. Introduction`` shown twice in chapter 5) is not confirmed
+    by it; and a chapter title set before its number
     (``Document divisions 6``) becomes ``6 Document divisions`` when ``6.1``
     follows.
     """
@@ -106,6 +115,11 @@ def _in_sequence(candidates: list[Candidate]) -> list[Candidate]:
     for k, i in enumerate(numbered_positions):
         before = numbers[numbered_positions[k - 1]] if k > 0 else None
         after = numbers[numbered_positions[k + 1]] if k + 1 < len(numbered_positions) else None
+        # the same heading printed again (a specimen page shown twice) confirms nothing
+        if after is not None and normalize_for_match(candidates[numbered_positions[k + 1]].title) == (
+            normalize_for_match(candidates[i].title)
+        ):
+            after = None
         around[i] = (before, after)
     out: list[Candidate] = []
     seen: set[tuple[str, str]] = set()
@@ -213,12 +227,32 @@ def rank_headings(candidates: list[Candidate], line_offsets: dict[int, int]) -> 
             rank = style_rank[style_key(c)]
             numbered_rank[c.order] = min(rank, numbered_rank.get(c.order, rank))
             span[c.order] = (span.get(c.order, (i, i))[0], i)
+    # unnumbered headings set like a numbering order's and found between its first and last heading;
+    # when a face holds three or more of them (a deck's slide titles, set like its "Section 3"
+    # pages), those after the last numbered one are inside it too (the last section's slides),
+    # but for a book's usual back titles ("REFERENCES" after a paper's last section)
+    inside: Counter[tuple[float, bool, bool]] = Counter(
+        style_key(c)
+        for i, c in enumerate(candidates)
+        if not c.numbered
+        and style_key(c) in common
+        and common[style_key(c)] in span
+        and span[common[style_key(c)]][0] < i < span[common[style_key(c)]][1]
+    )
+
+    def within(s: tuple[float, bool, bool], i: int) -> bool:
+        if s not in common or common[s] not in span:
+            return False
+        first, last = span[common[s]]
+        back = normalize_for_match(candidates[i].title) in BOOK_TITLES
+        return first < i < last or (i > last and inside[s] >= 3 and not back)
+
     keys: list[tuple[float, int]] = []
     for i, c in enumerate(candidates):
         s = style_key(c)
         if c.numbered:
             keys.append((float(c.order), numbered_rank[c.order]))
-        elif s in common and common[s] in span and span[common[s]][0] < i < span[common[s]][1]:
+        elif within(s, i):
             # set like "Item 2." and "Item 3." but between them, unnumbered: a heading inside the item
             keys.append((common[s] + 0.5, style_rank[s]))
         else:

@@ -40,6 +40,7 @@ def set_levels(entries: Sequence[TocEntry]) -> None:
             orders.append(style.order if style.kind not in ("num", "alnum") else 10 + style.depth)
         else:
             orders.append(None)
+    orders = _restarted_lists(entries, orders, cluster)
     # an unnumbered entry at the indent of numbered ones takes their order ("Signatures" among Items),
     # unless it is set in a smaller face than theirs: chapters listed flush with their numbered parts
     # ("I Gnuplot" in 12 pt bold over "Copyright" in 10 pt bold) are a level below them
@@ -74,6 +75,72 @@ def set_levels(entries: Sequence[TocEntry]) -> None:
         keys.append((("n", order) if order is not None else ("x", indent), order))
     for e, level in zip(entries, nest_levels(keys, indents), strict=True):
         e.level = level
+
+
+def _restarted_lists(
+    entries: Sequence[TocEntry], orders: list[int | None], cluster: dict[int, int]
+) -> list[int | None]:
+    """Forget the numbering order of a list that restarts the chapters' numbers, indented deeper.
+
+    A contents may list a numbered list inside one of its entries with the
+    chapters' numbering (``B. GNU Free Documentation License`` over ``0.
+    PREAMBLE``, ``1. APPLICABILITY ...`` indented under it, after chapters
+    ``1.`` to ``11.`` at the margin). Those entries are not chapters: a run of
+    entries of one order, indented more than most of an em deeper than that
+    order's leftmost entries, whose numbers start again at or below the last
+    number seen there, is placed by its indent, like unnumbered entries. A
+    run that continues the count (``PART II`` centred a little right of
+    ``PART I``) keeps its order.
+    """
+    numbers = [
+        _number(e.title) if order is not None else None for e, order in zip(entries, orders, strict=True)
+    ]
+    home: dict[int, int] = {}
+    for e, order in zip(entries, orders, strict=True):
+        if order is not None:
+            home[order] = min(home.get(order, cluster[round(e.x0)]), cluster[round(e.x0)])
+    right: dict[int, float] = {}  # right-most left edge of each indent
+    for e in entries:
+        k = cluster[round(e.x0)]
+        right[k] = max(right.get(k, e.x0), e.x0)
+    out = list(orders)
+    last: dict[int, int] = {}  # the last number of each order at its own indent
+    i = 0
+    while i < len(entries):
+        order = orders[i]
+        if order is None:
+            i += 1
+            continue
+        k = cluster[round(entries[i].x0)]
+        if k == home[order]:
+            if numbers[i] is not None:
+                last[order] = numbers[i]  # type: ignore[assignment]
+            i += 1
+            continue
+        j = i
+        while j < len(entries) and orders[j] == order and cluster[round(entries[j].x0)] == k:
+            j += 1
+        em = entries[i].face[0] if entries[i].face[0] > 0 else 10.0
+        first, seen = numbers[i], last.get(order)
+        if (
+            entries[i].x0 - right[home[order]] > 0.8 * em
+            and first is not None
+            and seen is not None
+            and first <= seen
+        ):
+            for n in range(i, j):
+                out[n] = None
+        i = j
+    return out
+
+
+def _number(title: str) -> int | None:
+    """Return the first number of an entry's numbering (``11.`` gives 11, ``0. PREAMBLE`` 0)."""
+    style = classify(title)
+    if style is None or not style.label:
+        return None
+    head = style.label.split(".")[0].split()[-1] if style.label.split(".")[0].split() else ""
+    return int(head) if head.isdigit() else None
 
 
 def _larger_at_indent(entries: Sequence[TocEntry], cluster: dict[int, int]) -> set[int]:

@@ -212,7 +212,7 @@ def _run_in_cut(
     rest = text[idx:end].rstrip()
     for sample in (idx, _middle_char(rest, idx), idx + len(rest) - 1):
         text_font = fonts.info(tp, sample)[0]
-        if text_font and _family(text_font) != _family(head_font):
+        if text_font and font_family(text_font) != font_family(head_font):
             break
     else:
         return -1
@@ -288,7 +288,7 @@ def _title_start(tp: Any, text: str, fonts: _FontCache, k: int, end: int) -> int
     return j if j < end else k
 
 
-def _family(font: str) -> str:
+def font_family(font: str) -> str:
     """Return a font's family: its name before the style (``TeXGyrePagella-Bold``: ``texgyrepagella``)."""
     return re.split(r"[-,_]", font, maxsplit=1)[0].lower()
 
