@@ -31,6 +31,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import re
 import statistics
 import sys
 from collections import Counter
@@ -233,6 +234,9 @@ class Row:
     truth_printed: float = 1.0
     parts_items_ok: bool | None = None
     contents_lines_emitted: int | None = None
+    notes_printed: int | None = None  # numbers of the notes to the financial statements the text prints
+    notes_found: int | None = None  # of those, numbers found as sections
+    notes_levels: int | None = None  # distinct levels of the notes found
 
 
 Truth = list[tuple[int, str, int]]  # (level, title, 1-based page)
@@ -254,6 +258,8 @@ def outline_truth(path: Path) -> Truth:
 
 
 CONTENTS_TITLES = frozenset({"contents", "table of contents", "index"})
+# a line of the text that starts a note to the financial statements: "Note 1 - Revenue", "NOTE 7 :"
+_NOTE_LINE = re.compile(r"^(?:NOTE|Note)\s+(\d{1,2}) ?(?:[.:]|\s*[-\u2013\u2014])", re.MULTILINE)
 
 
 def sec_truth() -> dict[str, dict]:
@@ -390,6 +396,10 @@ def evaluate(path: Path, verbose: bool = False, filing: dict | None = None) -> R
             for fi, f in enumerate(found)
             if f[2] in contents and fi not in allowed and normalize_for_match(f[1]) not in CONTENTS_TITLES
         )
+        printed = {int(m.group(1)) for m in _NOTE_LINE.finditer(doc.text)}
+        notes = {int(m.group(1)): s.level for s in doc.sections if (m := _NOTE_LINE.match(s.title))}
+        row.notes_printed, row.notes_found = len(printed), len(printed & set(notes))
+        row.notes_levels = len(set(notes.values()))
     if verbose:
         hit_t = {ti for ti, _ in pairs}
         hit_f = {fi for _, fi in pairs}
@@ -518,6 +528,13 @@ def main(argv: list[str] | None = None) -> int:
         print(
             f"SEC filings: every PART and Item found at its page (±1) and level on {ok} of {len(filings)}; "
             f"contents-page lines emitted as sections: {emitted}"
+        )
+        with_notes = [r for r in filings if r.notes_printed]
+        print(
+            f"Notes to the financial statements: {sum(r.notes_found or 0 for r in with_notes)} of the "
+            f"{sum(r.notes_printed or 0 for r in with_notes)} the filings print found as sections; "
+            f"all of a filing's notes at one level in {sum(1 for r in with_notes if r.notes_levels == 1)} "
+            f"of {len(with_notes)}"
         )
         for r in filings:
             if not r.parts_items_ok or r.contents_lines_emitted:
