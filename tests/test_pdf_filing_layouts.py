@@ -3,7 +3,8 @@
 A quarterly report set smaller than the exhibits filed behind it, notes to
 the financial statements in the ways filers print them (a bold mixed-case
 title, a centred capitals title over bold sub-headings, a label a tab away
-from its title), each looked at through ``doc.sections`` only.
+from its title), and a paper's page of references set smaller than its text
+(the same per-page text face), each looked at through ``doc.sections`` only.
 """
 
 from __future__ import annotations
@@ -174,3 +175,31 @@ def test_note_numbering_needs_a_number_a_stop_and_a_title():
         style = classify(text)
         assert style is None or style.kind != "note", text
     assert normalize_for_match("NOTE 7 \u2014 GOODWILL") == normalize_for_match("Goodwill")
+
+
+def test_page_of_references_set_smaller_keeps_the_heading_above_them(tmp_path: Path):
+    # a paper's last page: its references at 7 pt, each entry a long line and a short one, under a
+    # bold 9 pt heading; the page reads by its references' face, whose leading is the distance
+    # between neighbouring lines (not between the long lines, which skip the short ones)
+    pages: list[Page] = []
+    for n, head in enumerate(("Introduction", "Related Work", "Method")):  # 9 pt text, bold 9 pt heads
+        page = Page()
+        page.lines.append(Line(f"{n + 1} {head}", x=72, y=720, size=9, bold=True))
+        _small_text(page.lines, 700, 40, n, size=9)
+        pages.append(page)
+    page = Page()
+    page.lines.append(Line("Acknowledgments", x=72, y=740, size=9, bold=True))
+    y = _small_text(page.lines, 722, 2, 8, size=9)
+    page.lines.append(Line("References", x=72, y=y - 8, size=9, bold=True))
+    y -= 28
+    for k in range(28):
+        entry = f"[{k + 1}] A. Author and B. Author. 2020. A title of a paper on widgets"
+        page.lines.append(Line(entry, x=72, y=y, size=7))
+        page.lines.append(Line("and frames. In Proceedings.", x=80, y=y - 8.5, size=7))
+        y -= 20
+    pages.append(page)
+    for number, p in enumerate(pages, start=1):
+        p.lines.append(Line(str(number), x=300, y=40, size=8))
+    got = titles(parse(write_pdf(tmp_path / "refs.pdf", pages)))
+    assert "Acknowledgments" in got and "References" in got, got
+    assert got[:3] == ["1 Introduction", "2 Related Work", "3 Method"], got

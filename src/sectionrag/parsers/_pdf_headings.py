@@ -497,7 +497,10 @@ def _page_text_faces(pages: list[list[PdfLine]], body: float, pitch: float) -> l
             own.append(None)
             continue
         at_size = [ln for ln in long if round(ln.size * 2) / 2 == size]
-        gaps = [b.top - a.top for a, b in itertools.pairwise(at_size) if 0 < b.top - a.top < 3 * size]
+        # the leading between neighbouring lines of that size, short ones too (a bibliography's
+        # entries end in short lines: between its long lines alone the gaps are twice the leading)
+        face_lines = [ln for ln in lines if ln.role == "body" and round(ln.size * 2) / 2 == size]
+        gaps = [b.top - a.top for a, b in itertools.pairwise(face_lines) if 0 < b.top - a.top < 3 * size]
         leading = statistics.median(gaps) if gaps else size * 1.2
         own.append((statistics.median(ln.size for ln in at_size), leading))
     with_face = [i for i, f in enumerate(own) if f is not None]
