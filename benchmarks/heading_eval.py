@@ -237,6 +237,7 @@ class Row:
     notes_printed: int | None = None  # numbers of the notes to the financial statements the text prints
     notes_found: int | None = None  # of those, numbers found as sections
     notes_levels: int | None = None  # distinct levels of the notes found
+    notes_nested: bool | None = None  # every note found one level below the notes' block heading
 
 
 Truth = list[tuple[int, str, int]]  # (level, title, 1-based page)
@@ -400,6 +401,8 @@ def evaluate(path: Path, verbose: bool = False, filing: dict | None = None) -> R
         notes = {int(m.group(1)): s.level for s in doc.sections if (m := _NOTE_LINE.match(s.title))}
         row.notes_printed, row.notes_found = len(printed), len(printed & set(notes))
         row.notes_levels = len(set(notes.values()))
+        block = next((s for s in doc.sections if normalize_for_match(s.title).startswith("notes to")), None)
+        row.notes_nested = block is not None and set(notes.values()) == {block.level + 1}
     if verbose:
         hit_t = {ti for ti, _ in pairs}
         hit_f = {fi for _, fi in pairs}
@@ -534,7 +537,8 @@ def main(argv: list[str] | None = None) -> int:
             f"Notes to the financial statements: {sum(r.notes_found or 0 for r in with_notes)} of the "
             f"{sum(r.notes_printed or 0 for r in with_notes)} the filings print found as sections; "
             f"all of a filing's notes at one level in {sum(1 for r in with_notes if r.notes_levels == 1)} "
-            f"of {len(with_notes)}"
+            f"of {len(with_notes)}, one level below the notes' block heading in "
+            f"{sum(1 for r in with_notes if r.notes_nested)}"
         )
         for r in filings:
             if not r.parts_items_ok or r.contents_lines_emitted:

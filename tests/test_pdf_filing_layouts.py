@@ -203,3 +203,22 @@ def test_page_of_references_set_smaller_keeps_the_heading_above_them(tmp_path: P
     got = titles(parse(write_pdf(tmp_path / "refs.pdf", pages)))
     assert "Acknowledgments" in got and "References" in got, got
     assert got[:3] == ["1 Introduction", "2 Related Work", "3 Method"], got
+
+
+def test_notes_nest_below_a_block_heading_that_the_contents_places():
+    # the printed contents lists "Notes to ..." (level 3) but not the notes, which the contents
+    # ranking set level with it: they and their sub-headings move one level down, the next item not
+    from sectionrag.parsers._pdf_headings import Candidate
+    from sectionrag.parsers._pdf_levels import _notes_below_listed_block
+
+    def cand(title: str, toc_level: int | None = None) -> Candidate:
+        return Candidate([], title, 9.0, True, 5, False, 0, 0, toc_level=toc_level)
+
+    titles_ = ["Notes to Financial Statements", "Note 1 - Leases", "Term Debt", "Note 2 - Debt"]
+    titles_ += ["Note 3 - Equity", "Item 2. Discussion"]
+    candidates = [
+        cand(t, 3 if t.startswith("Notes") else 2 if t.startswith("Item") else None) for t in titles_
+    ]
+    ranks = [3, 3, 4, 3, 3, 2]
+    _notes_below_listed_block(candidates, ranks, [1, 3, 4])
+    assert ranks == [3, 4, 5, 4, 4, 2]

@@ -294,6 +294,7 @@ def rank_headings(candidates: list[Candidate], line_offsets: dict[int, int]) -> 
     ranks = [rank_of[k] for k in keys]
     if any(c.toc_level is not None for c in candidates):
         ranks = _below_contents(candidates, ranks, [style_key(c) for c in candidates])
+        _notes_below_listed_block(candidates, ranks, notes)
     ranks = nest_members([c.title for c in candidates], ranks)
     out = []
     for c, rank in zip(candidates, ranks, strict=True):
@@ -325,6 +326,30 @@ def _notes_under_their_heading(candidates: list[Candidate]) -> list[int]:
         for i in notes:
             candidates[i].order = ORDER["note"] + 1
     return notes
+
+
+def _notes_below_listed_block(candidates: list[Candidate], ranks: list[int], notes: list[int]) -> None:
+    """Nest the notes one level below their block's heading when the printed contents places it.
+
+    The contents gives ``Notes to Condensed Consolidated Financial Statements``
+    its level; the notes, which it does not list, can come out level with it.
+    They and the headings inside them (deeper than the notes, up to the next
+    heading at the notes' level or above) move down by the difference.
+    """
+    if not notes or notes[0] == 0:
+        return
+    block = candidates[notes[0] - 1]
+    if block.toc_level is None or not normalize_for_match(block.title).startswith("notes "):
+        return
+    level = ranks[notes[0]]
+    shift = ranks[notes[0] - 1] + 1 - level
+    if shift <= 0:
+        return
+    i = notes[0]
+    while i < len(ranks) and (i <= notes[-1] or ranks[i] > level):
+        if ranks[i] >= level:
+            ranks[i] += shift
+        i += 1
 
 
 def _kind(title: str) -> str | None:
