@@ -10,6 +10,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
+
 from _pdfgen import WORDS, Line, Page, write_pdf
 from test_pdf_headings import Flow, levels, parse, titles
 
@@ -118,18 +120,39 @@ def test_specimen_heading_shown_twice_does_not_break_the_chapter_sequence(tmp_pa
     assert got.count("1. Introduction") == 1
 
 
-def test_numbered_example_and_procedure_titles_are_captions(tmp_path: Path):
-    # DocBook titles its numbered examples and procedures like captions, in bold a size above the
-    # text ("Procedure 11.2. On macOS", "Example 6.1. Sample file"): not sections; the bookmarks
-    # list the sections around them
-    f = Flow().heading("Setting Up Quotes", 16).para(5)
-    f.heading("Procedure 11.1. On Linux", 12).para(3)
-    f.heading("Procedure 11.2. On macOS", 12).para(3)
-    f.heading("Importing Files", 16).para(5)
-    f.heading("Example 6.1. Sample Multi-split file", 12).para(3)
-    f.heading("Checking the Result", 16).para(5)
-    doc = parse(f.write(tmp_path / "procedures.pdf"))
-    assert titles(doc) == ["Setting Up Quotes", "Importing Files", "Checking the Result"]
+# sections at 16 pt with numbered captions between them, in bold at 12 pt:
+_CAPTIONED = {
+    # DocBook titles its numbered examples and procedures like captions, a size above the text
+    # ("Procedure 11.2. On macOS", "Example 6.1. Sample file"): not sections; the bookmarks list
+    # the sections around them
+    "procedures": (
+        ("Setting Up Quotes", "Procedure 11.1. On Linux", "Procedure 11.2. On macOS"),
+        ("Importing Files", "Example 6.1. Sample Multi-split file"),
+        ("Checking the Result",),
+    ),
+    # a German manual's figure and table captions ("Abbildung 3.1.", "Tabelle 4.1.") and an
+    # example's title ("Beispiel 6.1.") are captions, as in English
+    "german": (
+        (
+            "Erste Schritte",
+            "Abbildung 3.1. Der Startbildschirm",
+            "Tabelle 4.1. Datei-Menue - Zugriff auf Dateien",
+            "Beispiel 6.1. Eine Beispieldatei",
+        ),
+        ("Die Kontenuebersicht",),
+    ),
+}
+
+
+@pytest.mark.parametrize("name", sorted(_CAPTIONED))
+def test_numbered_captions_and_formal_titles_are_no_headings(tmp_path: Path, name: str):
+    f = Flow()
+    for section, *captions in _CAPTIONED[name]:
+        f.heading(section, 16).para(5)
+        for caption in captions:
+            f.heading(caption, 12).para(3)
+    doc = parse(f.write(tmp_path / f"{name}.pdf"))
+    assert titles(doc) == [section for section, *_ in _CAPTIONED[name]]
 
 
 def test_numbered_heading_tight_under_its_parent_heading_is_a_heading(tmp_path: Path):
@@ -167,18 +190,6 @@ def test_slides_after_the_last_section_page_stay_inside_that_section(tmp_path: P
     assert got.get("Scripts") == 2
     assert got.get("Program components") == 2 and got.get("Data structures") == 2
     assert got.get("References") == 1
-
-
-def test_captions_in_other_languages_are_no_headings(tmp_path: Path):
-    # a German manual's figure and table captions ("Abbildung 3.1.", "Tabelle 4.1.") and an
-    # example's title ("Beispiel 6.1.") in bold a size above the text are captions, as in English
-    f = Flow().heading("Erste Schritte", 16).para(5)
-    f.heading("Abbildung 3.1. Der Startbildschirm", 12).para(4)
-    f.heading("Tabelle 4.1. Datei-Menue - Zugriff auf Dateien", 12).para(4)
-    f.heading("Beispiel 6.1. Eine Beispieldatei", 12).para(4)
-    f.heading("Die Kontenuebersicht", 16).para(5)
-    doc = parse(f.write(tmp_path / "handbuch.pdf"))
-    assert titles(doc) == ["Erste Schritte", "Die Kontenuebersicht"]
 
 
 def test_section_number_in_a_sans_face_a_little_larger_than_the_text_is_a_heading(tmp_path: Path):

@@ -540,13 +540,13 @@ def _is_margin_heading(ln: PdfLine) -> bool:
 
 # the caption words of English, French, German, Spanish, Italian and Portuguese documents
 _TABLE_WORDS = "Table|Tableau|Tabelle|Tabla|Tabella|Tabela"
+_CAPTION_NUMBER = r"\s+[\dA-Z][\d.\-]*[:.]?\s"  # "Table 4.2. ", "Figure 3: ", "Fig. A-1 "
 _CAPTION = re.compile(
     rf"^(?:{_TABLE_WORDS}|Figure|Fig\.|Listing|Algorithm|Exhibit|Chart|Plate|Illustration|Drawing"
-    r"|Abbildung|Abb\.|Figura)"
-    r"\s+[\dA-Z][\d.\-]*[:.]?\s",
+    rf"|Abbildung|Abb\.|Figura){_CAPTION_NUMBER}",
     re.I,
 )
-_TABLE_CAPTION = re.compile(rf"^(?:{_TABLE_WORDS})\s+[\dA-Z][\d.\-]*[:.]?\s", re.I)
+_TABLE_CAPTION = re.compile(rf"^(?:{_TABLE_WORDS}){_CAPTION_NUMBER}", re.I)
 # the title of a numbered example or procedure, numbered within its chapter ("Example 6.1.
 # Sample Multi-split.csv", "Procedure 11.2. On macOS", "Example 3-4"): a caption, not a section
 _FORMAL_TITLE = re.compile(

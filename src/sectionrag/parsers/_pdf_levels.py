@@ -263,17 +263,12 @@ def rank_headings(candidates: list[Candidate], line_offsets: dict[int, int]) -> 
     if numbered_rank and min(numbered_rank) <= ORDER["roman"] + 1:
         top_order = min(numbered_rank)
         tops = [i for i, c in enumerate(candidates) if c.numbered and c.order == top_order]
-        for i in range(tops[0] + 1, tops[-1]):
-            if not candidates[i].numbered and keys[i][0] < top_order:
-                keys[i] = (top_order + 0.5, keys[i][1])
+        _below_within(candidates, keys, tops, top_order)
     # notes to financial statements ("Note 1 - Revenue" ... "NOTE 9 - SEGMENTS") hold every heading
     # between the first and the last of them: an unnumbered heading there is a note's sub-heading,
     # even in a bolder face than the notes' own
     if notes:
-        order = candidates[notes[0]].order
-        for i in range(notes[0] + 1, notes[-1]):
-            if not candidates[i].numbered and keys[i][0] < order:
-                keys[i] = (order + 0.5, keys[i][1])
+        _below_within(candidates, keys, notes, candidates[notes[0]].order)
     # a front heading in a face of its own ("Abstract" in bold over sections in a lighter face)
     # stands beside the top-level sections, not above them
     style_counts = Counter(style_key(c) for c in candidates)
@@ -303,6 +298,23 @@ def rank_headings(candidates: list[Candidate], line_offsets: dict[int, int]) -> 
     return out
 
 
+def _below_within(
+    candidates: list[Candidate], keys: list[tuple[float, int]], span: list[int], order: int
+) -> None:
+    """Rank every unnumbered heading between ``span``'s first and last below numbering ``order``."""
+    for i in range(span[0] + 1, span[-1]):
+        if not candidates[i].numbered and keys[i][0] < order:
+            keys[i] = (order + 0.5, keys[i][1])
+
+
+def _notes_block(candidates: list[Candidate], notes: list[int]) -> Candidate | None:
+    """Return the unnumbered heading just before the first note that names the notes' block, if any."""
+    if not notes or notes[0] == 0:
+        return None
+    block = candidates[notes[0] - 1]
+    return block if normalize_for_match(block.title).startswith("notes ") else None
+
+
 def _notes_under_their_heading(candidates: list[Candidate]) -> list[int]:
     """Return the positions of a run of notes to financial statements, set under their block's heading.
 
@@ -315,13 +327,9 @@ def _notes_under_their_heading(candidates: list[Candidate]) -> list[int]:
     notes = [i for i, c in enumerate(candidates) if c.numbered and _kind(c.title) == "note"]
     if len(notes) < 3:
         return []
-    block = candidates[notes[0] - 1] if notes[0] > 0 else None
-    if (
-        block is not None
-        and not block.numbered
-        and block.toc_level is None  # (a block the printed contents lists has its level from there)
-        and normalize_for_match(block.title).startswith("notes ")
-    ):
+    block = _notes_block(candidates, notes)
+    # (a block the printed contents lists has its level from there)
+    if block is not None and not block.numbered and block.toc_level is None:
         block.order, block.numbered = ORDER["note"], True
         for i in notes:
             candidates[i].order = ORDER["note"] + 1
@@ -336,10 +344,8 @@ def _notes_below_listed_block(candidates: list[Candidate], ranks: list[int], not
     They and the headings inside them (deeper than the notes, up to the next
     heading at the notes' level or above) move down by the difference.
     """
-    if not notes or notes[0] == 0:
-        return
-    block = candidates[notes[0] - 1]
-    if block.toc_level is None or not normalize_for_match(block.title).startswith("notes "):
+    block = _notes_block(candidates, notes)
+    if block is None or block.toc_level is None:
         return
     level = ranks[notes[0]]
     shift = ranks[notes[0] - 1] + 1 - level
