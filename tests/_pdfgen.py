@@ -32,6 +32,7 @@ class Page:
     lines: list[Line] = field(default_factory=list)
     image: bool = False  # a gray image filling the page (a "scan")
     raw: bytes = b""  # extra content stream bytes
+    raw_first: bool = False  # write ``raw`` before the lines (it comes first in reading order)
 
 
 @dataclass
@@ -95,10 +96,12 @@ def write_pdf(path: Path, pages: list[Page], outline: list[Bookmark] | None = No
         ops: list[bytes] = []
         if page.image:
             ops.append(b"q 612 0 0 792 0 0 cm /Im1 Do Q")
+        if page.raw and page.raw_first:
+            ops.append(page.raw)
         for ln in page.lines:
             f = names[ln.base_font]
             ops.append(b"BT %s %.2f Tf %.2f %.2f Td (%s) Tj ET" % (f, ln.size, ln.x, ln.y, _esc(ln.text)))
-        if page.raw:
+        if page.raw and not page.raw_first:
             ops.append(page.raw)
         stream = b"\n".join(ops)
         content = add(b"<< /Length %d >>\nstream\n%s\nendstream" % (len(stream), stream))

@@ -241,6 +241,21 @@ def find_headings(pages: list[list[PdfLine]], body: float) -> list[Candidate]:
                 )
             ):
                 ok = False  # a table's header or row label: bold cells or figures share its row
+            if (
+                ok
+                and not marginal
+                and any(_continues_text(ln, o, columns) for o in by_row[ln.row] if o is not ln)
+            ):
+                ok = False  # the rest of a line of text set in another face (a cited title in italics)
+            if (
+                ok
+                and prev is not None
+                and prev.font == ln.font
+                and prev.row == ln.row - 1
+                and 0 < ln.top - prev.top < 1.3 * page_pitch  # the next line at the text's leading
+                and any(_continues_text(prev, o, columns) for o in by_row[prev.row] if o is not prev)
+            ):
+                ok = False  # that run of another face wrapped onto this line
             if not ok:
                 i += 1
                 continue
@@ -623,6 +638,28 @@ def _cell_beside(ln: PdfLine, other: PdfLine) -> bool:
         return any(ch.isdigit() for ch in other.text)
     same_style = other.bold == ln.bold and abs(other.size - ln.size) < 0.6
     return same_style and ln.bold and len(other.text.split()) <= 6
+
+
+def _continues_text(ln: PdfLine, other: PdfLine, columns: set[int]) -> bool:
+    """Tell whether ``other`` is the start of the line of text that ``ln`` goes on with in another face.
+
+    A heading does not stand to the right of words of the text on its own
+    line: ``[9] American Mathematical Society.`` followed by an italic title is
+    one line of a reference. A label (``Item 2.``, ``Chapter 3``) or a bold
+    piece before ``ln`` may belong to a heading, and a piece in another
+    column of prose is another line.
+    """
+    return (
+        other.role not in ("furniture", "toc")
+        and other.x1 <= ln.x0 < other.x1 + 3 * ln.size
+        and not other.bold
+        and abs(other.size - ln.size) < 0.6
+        and len(other.text.split()) >= 2
+        and any(ch.islower() for ch in other.text)
+        and not numbering_order(other.text)[1]
+        # (a column of prose starts between them, ``ln`` at it or indented from it)
+        and not any(other.x1 < 3 * k <= ln.x0 + 2 * ln.size for k in columns)
+    )
 
 
 _BARE_PAGE = re.compile(r"^(?:\d{1,4}|[ivxlc]{1,6})$")

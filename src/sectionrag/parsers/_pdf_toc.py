@@ -216,6 +216,40 @@ def _read_page(lines: list[PdfLine]) -> tuple[Parsed, dict[int, float], list[Pdf
     return parsed, lefts, below
 
 
+def _read_continuation(
+    lines: list[PdfLine], last_page: int | None
+) -> tuple[Parsed, dict[int, float], list[PdfLine]] | None:
+    """Read the top of the page after a contents page, where the contents ends and the text begins.
+
+    The leading lines up to the first line of prose (eight words or more that
+    end in no page number) or the first line set larger than every line above
+    it are read as contents rows; they are the contents' end when at least
+    four of them are entries whose page numbers go on from ``last_page``.
+    Returns the rows, the column edges and the page's other lines, or ``None``.
+    """
+    top: list[PdfLine] = []
+    for ln in lines:
+        ends_in_page = _ENDS_IN_PAGE.search(ln.text[-16:]) is not None
+        prose = len(ln.text.split()) >= 8 and not ends_in_page
+        larger = bool(top) and ln.size > 1.15 * max(t.size for t in top)
+        if prose or larger:
+            break
+        top.append(ln)
+    while top and _ENDS_IN_PAGE.search(top[-1].text[-16:]) is None:
+        top.pop()  # (a heading over the text, not a group title of the contents)
+    if len(top) < 4 or len(top) == len(lines):
+        return None
+    page = _read_rows(top, None)
+    if page is None:
+        return None
+    parsed, lefts = page
+    numbers = [n for _, _, label in parsed if label is not None and (n := _page_number(label)) is not None]
+    if not numbers or (last_page is not None and numbers[0] < last_page):
+        return None
+    kept = {id(ln) for ln in top}
+    return parsed, lefts, [ln for ln in lines if id(ln) not in kept]
+
+
 def _rising(parsed: Parsed) -> float:
     """Return the share of the entries' page numbers not lower than the one before."""
     numbers = [n for _, _, label in parsed if label is not None and (n := _page_number(label)) is not None]
@@ -596,6 +630,9 @@ def find_contents(pages: list[list[PdfLine]], body: float) -> Contents | None:
     in_list = False  # inside a list of figures or tables that follows the contents
     for index, lines in enumerate(pages):
         page = _read_page(lines)
+        if page is None and blocks and blocks[-1][0][-1] == index - 1 and not in_list:
+            last_page = next((e.page for e in reversed(blocks[-1][1]) if e.page is not None), None)
+            page = _read_continuation(lines, last_page)
         if page is None:
             continue
         parsed, lefts, below = page

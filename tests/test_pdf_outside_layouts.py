@@ -1,0 +1,132 @@
+"""Heading rules met on PDFs outside the measured sets, checked on small generated PDFs.
+
+Each test writes a layout that class guides and papers set (a contents that
+runs onto the first page of the text, references whose cited titles are set
+in italics inside their lines) and looks at ``doc.sections`` only.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from _pdfgen import Line, Page, write_pdf
+from test_pdf_headings import Flow, levels, parse, titles
+
+
+def _flush_right(
+    pages: list[Page], entries: list[list[tuple[str, int, float, float, bool]]], tmp: Path
+) -> None:
+    """Add contents rows ``(title, page, x, y, bold)`` whose page numbers end flush at x = 500.
+
+    As TeX sets them: one run of text, the title and its number apart by a
+    space stretched across the row. The titles' widths are measured on a
+    probe page first.
+    """
+    import pypdfium2 as pdfium
+
+    from sectionrag.parsers._pdfium import extract_page_lines
+
+    # (a section's title runs into dotted leaders, a chapter's, in bold, does not)
+    entries = [
+        [(t if b else f"{t} " + ". " * 11 + ".", n, x, y, b) for t, n, x, y, b in page] for page in entries
+    ]
+    rows = [row for page in entries for row in page]
+    probe = [Line(f"{t} {n}", x=72, y=760 - 12 * k, bold=b) for k, (t, n, _, _, b) in enumerate(rows)]
+    lines = extract_page_lines(pdfium.PdfDocument(write_pdf(tmp / "probe.pdf", [Page(probe)]))[0], 0)
+    width = {ln.text: ln.x1 - 72 for ln in lines}
+    for page, rows_of_page in zip(pages, entries, strict=True):
+        ops = []
+        for title, number, x, y, bold in rows_of_page:
+            stretch = 500 - x - width[f"{title} {number}"]
+            font = b"/F2" if bold else b"/F1"
+            ops.append(
+                b"BT %s 10 Tf %.2f %.2f Td (%s) Tj %.2f Tw ( %d) Tj 0 Tw ET"
+                % (font, x, y, title.encode(), stretch, number)
+            )
+        page.raw, page.raw_first = b"\n".join(ops), True
+
+
+def test_contents_that_ends_at_the_top_of_the_first_text_page_lists_no_section_there(tmp_path: Path):
+    # a class guide: the contents fills page 1 and its last chapters run onto page 2, where the
+    # first chapter starts under them; those entries are the contents, not sections of page 2
+    chapters = [
+        ("1 Introduction", ["1.1 Disclaimer", "1.2 Dependencies"]),
+        ("2 Quick Start", []),
+        ("3 Usage", ["3.1 Options", "3.2 Commands"]),
+        ("4 Arrangement", ["4.1 Title Page", "4.2 Copyright Page", "4.3 Abstract", "4.4 Dedication"]),
+        ("5 Notes for Authors", ["5.1 Tips", "5.2 Errors"]),
+        ("6 Other Packages", ["6.1 Generating PDF"]),
+        ("7 The Implementation", []),
+    ]
+    rows = [row for c, subs in chapters for row in [(c, 72.0, True), *((s, 90.0, False) for s in subs)]]
+    split = rows.index(("5 Notes for Authors", 72.0, True))
+    placed = [(title, 2 + k // 3, x, 0.0, bold) for k, (title, x, bold) in enumerate(rows)]
+    first = [(t, n, x, 690 - 16 * k, b) for k, (t, n, x, _, b) in enumerate(placed[:split])]
+    rest = [(t, n, x, 720 - 16 * k, b) for k, (t, n, x, _, b) in enumerate(placed[split:])]
+    f = Flow()
+    f.pages = [Page([Line("Contents", y=720, size=14, bold=True)]), Page()]
+    _flush_right(f.pages, [first, rest], tmp_path)
+    f.y = 720 - 16 * len(rest)
+    f.gap(20)
+    for chapter, subs in chapters:
+        if chapter != chapters[0][0]:
+            f.new_page()
+        f.heading(chapter, 16).para(8)
+        for sub in subs:
+            f.heading(sub, 12).para(8)
+    doc = parse(f.write(tmp_path / "guide.pdf"))
+    got = levels(doc)
+    assert [s.title for s in doc.sections if s.page_start == 2] == [
+        "1 Introduction",
+        "1.1 Disclaimer",
+        "1.2 Dependencies",
+    ]
+    assert got.get("5 Notes for Authors") == 1 and got.get("5.2 Errors") == 2
+    assert not any(t.split()[-1].isdigit() for t in titles(doc))  # no entry with its page number
+
+
+def test_an_italic_title_inside_a_reference_line_and_its_wrapped_rest_are_no_headings(tmp_path: Path):
+    # a reference list: an entry's authors and an italic cited title share a line; the title goes
+    # on upright or wraps, still in italics, onto the next line. A line of text never ends in a
+    # heading, and the italic run that wraps on is the same title
+    # (the paper sets its lowest headings in italics at the text's size)
+    f = Flow().heading("1 Introduction", 14).para(6)
+    for head in ("Scope", "Method", "Results"):
+        f.heading(head, 10, bold=False, italic=True, family="Times").para(4)
+    f.heading("References", 14)
+    # (the cited title starts 20 pt after the authors end, a justified line's stretched space)
+    for number, author, at, cited, wrapped, rest in (
+        (
+            1,
+            "Michael Downes and Barbara Beeton.",
+            258,
+            "The amsart document classes",
+            "",
+            "AMS, August 2004.",
+        ),
+        (
+            2,
+            "American Mathematical Society.",
+            237,
+            "Instructions for Preparation",
+            "",
+            "of Papers, AMS, 2004.",
+        ),
+        (
+            3,
+            "Leslie Lamport and Frank Mittelbach.",
+            258,
+            "Standard",
+            "Document Classes for LaTeX",
+            "version 2e.",
+        ),
+    ):
+        head = Line(f"[{number}] {author}", x=72, y=f.y, family="Times")
+        f.lines.extend([head, Line(cited, x=at, y=f.y, family="Times", italic=True)])
+        f.y -= 12
+        if wrapped:
+            f.line(wrapped, x=86, family="Times", italic=True)
+        f.line(rest, x=86, family="Times", after=18)
+    f.heading("Index", 14).para(3)
+    doc = parse(f.write(tmp_path / "paper.pdf"))
+    assert titles(doc) == ["1 Introduction", "Scope", "Method", "Results", "References", "Index"]
