@@ -130,3 +130,21 @@ def test_an_italic_title_inside_a_reference_line_and_its_wrapped_rest_are_no_hea
     f.heading("Index", 14).para(3)
     doc = parse(f.write(tmp_path / "paper.pdf"))
     assert titles(doc) == ["1 Introduction", "Scope", "Method", "Results", "References", "Index"]
+
+
+def test_numbered_sub_heading_a_little_larger_than_the_text_in_its_own_face_is_a_heading(tmp_path: Path):
+    # a journal class sets its sections at 14 pt and its sub-sections at 11 pt over 10 pt text, all
+    # in the text's upright face: the sub-sections are set off by space above and below
+    f = Flow()
+    for number, subs in ((1, ("Description of the class", "Required packages")), (2, ("Installation",))):
+        f.heading(f"{number} {'Introduction' if number == 1 else 'Usage'}", 14, bold=False).para(5)
+        for k, sub in enumerate(subs, start=1):
+            f.heading(f"{number}.{k} {sub}", 11, bold=False, before=10).para(6)
+    doc = parse(f.write(tmp_path / "journal.pdf"))
+    assert levels(doc) == {
+        "1 Introduction": 1,
+        "1.1 Description of the class": 2,
+        "1.2 Required packages": 2,
+        "2 Usage": 1,
+        "2.1 Installation": 2,
+    }

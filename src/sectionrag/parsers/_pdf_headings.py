@@ -748,6 +748,13 @@ def _is_heading_line(
         and not CODE_FONT.search(ln.font)
         and _SUBSECTION_NUMBER.match(text) is not None
     )
+    # the same in the text's own face ("1.1 Description of the class" at 12 pt over 11 pt text,
+    # fonts that carry no name to tell a family by): a heading when set off above and below
+    larger_number = (
+        ln.size >= 1.05 * body
+        and not CODE_FONT.search(ln.font)
+        and _SUBSECTION_NUMBER.match(text) is not None
+    )
     if (
         not ln.bold
         and not ln.italic
@@ -755,6 +762,7 @@ def _is_heading_line(
         and not text.startswith(_STRONG_PREFIXES)
         and any(c.islower() for c in text)
         and not other_face
+        and not larger_number
     ):
         return False  # plain body text: only all-caps, italic or labelled lines can be headings
     if is_toc_line(text):
@@ -878,4 +886,10 @@ def _is_heading_line(
         )
         return spaced and len(words) <= 12 and titled  # a plain "Item 1" in a figure is a label
     # "1.1 STOCK PAPER SIZE OPTIONS" in small capitals
-    return numbered and spaced and bool(rest) and (is_all_caps(rest) or other_face) and len(words) <= 12
+    return (
+        numbered
+        and spaced
+        and bool(rest)
+        and (is_all_caps(rest) or other_face or (larger_number and gap_below > line_gap * 1.3))
+        and len(words) <= 12
+    )
