@@ -2,7 +2,9 @@
 
 Each test writes a layout that class guides and papers set (a contents that
 runs onto the first page of the text, references whose cited titles are set
-in italics inside their lines) and looks at ``doc.sections`` only.
+in italics inside their lines, sub-headings a size above the text in its own
+face, two columns on a page widened by a line past its margin) and looks at
+``doc.sections`` only.
 """
 
 from __future__ import annotations
@@ -148,3 +150,29 @@ def test_numbered_sub_heading_a_little_larger_than_the_text_in_its_own_face_is_a
         "2 Usage": 1,
         "2.1 Installation": 2,
     }
+
+
+def test_two_columns_are_read_apart_when_a_line_overhangs_the_right_margin(tmp_path: Path):
+    # a two-column paper whose right column holds a long address set past the margin: the page's
+    # width then puts the middle of the page on the right column's left edge; the gutter lies in
+    # the white space between the columns all the same, and each column is read in turn
+    text = (
+        "the company reported revenue growth across its cloud",
+        "segment while operating costs rose modestly and",
+        "management expects continued momentum in the year",
+        "subscription services during the next fiscal period.",
+    )
+
+    def column(x: float, top: float, n: int) -> list[Line]:
+        return [Line(text[k % 4], x=x, y=top - 12 * k) for k in range(n)]
+
+    lines = [
+        *column(54, 720, 8),
+        Line("1 Introduction", x=54, y=610, size=12, bold=True),
+        *column(54, 590, 20),
+    ]
+    lines += [Line("2 Overview", x=318, y=720, size=12, bold=True), *column(318, 700, 10)]
+    lines.append(Line("https://www.example.org/publications/proceedings-templates", x=318, y=580))
+    lines += [Line("2.1 Template Styles", x=318, y=554, bold=True), *column(318, 536, 10)]
+    doc = parse(write_pdf(tmp_path / "paper.pdf", [Page([*lines, Line("1", x=300, y=40, size=9)])]))
+    assert titles(doc) == ["1 Introduction", "2 Overview", "2.1 Template Styles"]
