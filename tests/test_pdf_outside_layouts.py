@@ -3,8 +3,8 @@
 Each test writes a layout that class guides and papers set (a contents that
 runs onto the first page of the text, references whose cited titles are set
 in italics inside their lines, sub-headings a size above the text in its own
-face, two columns on a page widened by a line past its margin) and looks at
-``doc.sections`` only.
+face, two columns on a page widened by a line past its margin, running heads
+that name the current section) and looks at ``doc.sections`` only.
 """
 
 from __future__ import annotations
@@ -176,3 +176,20 @@ def test_two_columns_are_read_apart_when_a_line_overhangs_the_right_margin(tmp_p
     lines += [Line("2.1 Template Styles", x=318, y=554, bold=True), *column(318, 536, 10)]
     doc = parse(write_pdf(tmp_path / "paper.pdf", [Page([*lines, Line("1", x=300, y=40, size=9)])]))
     assert titles(doc) == ["1 Introduction", "2 Overview", "2.1 Template Styles"]
+
+
+def test_running_head_that_names_the_current_section_is_no_heading(tmp_path: Path):
+    # a report's pages are topped by a running head in italics at the text's size, set apart above
+    # the text and naming the section the page is in, so that its words change from page to page
+    sections = ["1 Introduction", "2 Methods", "3 Results", "4 Discussion", "5 Conclusions"]
+    f = Flow(top=700)
+    for k, title in enumerate(sections):
+        if k:
+            f.new_page()
+        f.heading(title, 14).para(12).para(12).new_page().para(12).para(12).para(12)
+    for number, page in enumerate(f.pages):
+        head = sections[number // 2].split(" ", 1)[1]
+        page.lines.insert(0, Line(f"Annual Review: {head}", x=230, y=750, italic=True))
+    doc = parse(f.write(tmp_path / "report.pdf"))
+    assert titles(doc) == sections
+    assert "Annual Review" not in doc.text  # page furniture, like a repeated header

@@ -68,9 +68,11 @@ def mark_furniture(pages_lines: list[list[PdfLine]]) -> None:
             offsets.setdefault(sig, Counter())[0 if folio is None else folio - index] += 1
     counts = {sig: seen.most_common(1)[0][1] for sig, seen in offsets.items()}
     n_pages = len(pages_lines)
+    set_apart = [_rows_set_apart(lines) for lines in pages_lines]
+    running = _running_head_places(zone, set_apart, body, n_pages)
     marked: list[PdfLine] = []
-    for lines, cand in zip(pages_lines, zone, strict=True):
-        apart = _rows_set_apart(lines)
+    for lines, cand, apart in zip(pages_lines, zone, set_apart, strict=True):
+        marked.extend(ln for ln, top in cand if top and _place(ln) in running and ln.row in apart)
         pieces = Counter(ln.row for ln in lines)
         # a folio alone in its row, or a row with a folio set apart from the text ("Risk Factors  44")
         numbered_rows = {
@@ -92,6 +94,43 @@ def mark_furniture(pages_lines: list[list[PdfLine]]) -> None:
         for ln in lines:
             if id(ln) in marked_ids:
                 ln.role = "furniture"
+
+
+def _place(ln: PdfLine) -> tuple[int, str, float]:
+    return round(ln.top / 2), ln.font, round(ln.size * 2) / 2
+
+
+def _running_head_places(
+    zone: list[list[tuple[PdfLine, bool]]], set_apart: list[set[int]], body: int, n_pages: int
+) -> set[tuple[int, str, float]]:
+    """Where a running head stands whose words change with the chapter or section it runs over.
+
+    A line at the top of four pages or more (a quarter of the document's at
+    least) at one height, in one face no larger than the text's and not bold,
+    that reads differently from page to page (``APPENDIX 1. LOREM IPSUM``,
+    then ``1.2. DOLOR``), and stands apart from the text below it on three
+    pages in four: the text's own first line at the top of every page is
+    followed by more text. A head repeated word for word is found by its
+    text; a slide's or a chapter's title at the top of its pages is larger or
+    bold.
+    """
+    texts: dict[tuple[int, str, float], set[str]] = {}
+    pages: Counter[tuple[int, str, float]] = Counter()
+    apart: Counter[tuple[int, str, float]] = Counter()
+    for cand, rows_apart in zip(zone, set_apart, strict=True):
+        seen: dict[tuple[int, str, float], bool] = {}
+        for ln, top in cand:
+            if top and not ln.bold and round(ln.size) <= body and len(ln.text.split()) >= 2:
+                place = _place(ln)
+                texts.setdefault(place, set()).add(_DIGITS.sub("#", " ".join(ln.text.split())))
+                seen[place] = seen.get(place, False) or ln.row in rows_apart
+        pages.update(seen)
+        apart.update(p for p, a in seen.items() if a)
+    return {
+        p
+        for p, n in pages.items()
+        if n >= max(4, 0.25 * n_pages) and len(texts[p]) >= 2 and apart[p] >= 0.75 * n
+    }
 
 
 def _rows_set_apart(lines: list[PdfLine]) -> set[int]:
