@@ -11,6 +11,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
+
 from _pdfgen import Line, Page, write_pdf
 from test_pdf_headings import Flow, levels, parse, titles
 
@@ -193,3 +195,29 @@ def test_running_head_that_names_the_current_section_is_no_heading(tmp_path: Pat
     doc = parse(f.write(tmp_path / "report.pdf"))
     assert titles(doc) == sections
     assert "Annual Review" not in doc.text  # page furniture, like a repeated header
+
+
+@pytest.mark.parametrize(
+    ("title", "kind", "rest"),
+    [
+        ("\u7b2c\u4e00\u7ae0 \u7eea\u8bba", "chapter", "\u7eea\u8bba"),  # 第一章 绪论
+        ("\u7b2c 2 \u7ae0 \u65b9\u6cd5", "chapter", "\u65b9\u6cd5"),  # 第 2 章 方法
+        ("\u7b2c\u4e09\u7bc7 \u7ed3\u8bba", "part", "\u7ed3\u8bba"),  # 第三篇 结论
+        ("\u9644\u5f55 A \u8bc1\u660e", "appendix", "\u8bc1\u660e"),  # 附录 A 证明
+    ],
+)
+def test_chinese_and_japanese_chapter_labels_number_their_titles(title: str, kind: str, rest: str):
+    # a Chinese thesis prints "第一章 绪论" ("Chapter 1 Introduction") where its bookmarks and its
+    # contents say "绪论": the label numbers the chapter, and the title matches without it
+    from sectionrag.parsers.headings import classify, normalize_for_match
+
+    style = classify(title)
+    assert style is not None and (style.kind, style.rest) == (kind, rest)
+    assert normalize_for_match(title) == normalize_for_match(rest)
+
+
+def test_a_short_chinese_heading_spaced_out_matches_its_unspaced_title():
+    from sectionrag.parsers.headings import normalize_for_match
+
+    assert normalize_for_match("\u81f4 \u8c22") == normalize_for_match("\u81f4\u8c22")  # 致 谢
+    assert normalize_for_match("Risk Factors") == "risk factors"  # words of other scripts keep theirs

@@ -113,7 +113,16 @@ _CHAPTER_WORDS = _printed(CHAPTER_WORDS)
 _PART_WORDS = _printed(PART_WORDS)
 _APPENDIX_WORDS = _printed(APPENDIX_WORDS)
 
+# Chinese and Japanese labels: "第一章 绪论", "第 2 章", "第三篇", "附录 A"
+_CJK_NUMBER = r"[0-9\u4e00\u4e8c\u4e09\u56db\u4e94\u516d\u4e03\u516b\u4e5d\u5341\u767e\u96f6\u3007\u4e24]+"
+_CJK_CHAPTER = rf"\u7b2c\s*{_CJK_NUMBER}\s*\u7ae0"  # 第 … 章
+_CJK_PART = rf"\u7b2c\s*{_CJK_NUMBER}\s*[\u7bc7\u90e8]"  # 第 … 篇 / 部
+_CJK_APPENDIX = r"\u9644\s*\u5f55(?:\s*[A-Z0-9])?"  # 附录 A
+
 _PATTERNS: tuple[tuple[str, int | None, re.Pattern[str]], ...] = (
+    ("part", 0, re.compile(rf"^(?P<label>{_CJK_PART})\s*(?P<rest>.*)$")),
+    ("chapter", 1, re.compile(rf"^(?P<label>{_CJK_CHAPTER})\s*(?P<rest>.*)$")),
+    ("appendix", 1, re.compile(rf"^(?P<label>{_CJK_APPENDIX})(?:\s+|[:\uff1a]\s*|$)(?P<rest>.*)$")),
     (
         "part",
         0,
@@ -239,6 +248,8 @@ def looks_like_sentence(text: str, *, max_words: int = 14, allow_lower: bool = F
     return not allow_lower and bool(first) and first.islower()
 
 
+_CJK_SPACED = re.compile(r"(?<=[\u3400-\u9fff])\s+(?=[\u3400-\u9fff])")
+_NORM_CJK_LABEL = re.compile(rf"^(?:{_CJK_CHAPTER}|{_CJK_PART}|{_CJK_APPENDIX})\s*")
 _NORM_NUMBER = re.compile(
     rf"^(?:(?:{'|'.join(_LABELS)}|article|item|note|section)\s+)?"
     rf"(?:\d{{1,3}}(?:\.\d{{1,3}})*|[a-z](?:\.\d{{1,3}})*|{_ROMAN.lower()}(?:-[a-z])?)?[.:)]?\s+",
@@ -268,6 +279,9 @@ def normalize_for_match(title: str) -> str:
     text = unicodedata.normalize("NFKC", title).lower()
     text = text.replace("\u2019", "'").replace("\u2018", "'").replace("\u201c", '"').replace("\u201d", '"')
     text = " ".join(text.split())
+    cjk = _NORM_CJK_LABEL.match(text)
+    if cjk and text[cjk.end() :].strip():
+        text = text[cjk.end() :].strip()  # "第一章 绪论" is "绪论"; "附录 a 证明" is "证明"
     worded = _NORM_WORD_NUMBER.match(text + " ")
     if worded and any(ch.isalnum() for ch in text[worded.end() - 1 :]):
         text = text[worded.end() :].strip()  # (a label alone, "Chapter one .", keeps its words)
@@ -275,4 +289,5 @@ def normalize_for_match(title: str) -> str:
         stripped = _NORM_NUMBER.sub("", text + " ", count=1).strip()
         text = stripped or text  # "PART II" alone keeps its label
     text = re.sub(r"[^\w\s]", " ", text)
+    text = _CJK_SPACED.sub("", text)  # "致 谢" spaced out as a short heading is "致谢"
     return " ".join(text.split())
