@@ -221,3 +221,20 @@ def test_a_short_chinese_heading_spaced_out_matches_its_unspaced_title():
 
     assert normalize_for_match("\u81f4 \u8c22") == normalize_for_match("\u81f4\u8c22")  # 致 谢
     assert normalize_for_match("Risk Factors") == "risk factors"  # words of other scripts keep theirs
+
+
+def test_a_chinese_contents_entry_with_its_fonts_leader_dots_reads_as_an_entry():
+    # a Chinese thesis's contents: the title follows its number without a space, and the leader
+    # dots are the font's middle dots (U+A78F, U+30FB), not full stops
+    from sectionrag.parsers._pdf_toc import _LEADERED
+    from sectionrag.parsers.headings import classify, is_toc_line, normalize_for_match
+
+    for dot in ("\ua78f", "\u30fb", "\u00b7"):
+        entry = "1\u7b80\u4ecb" + dot * 30 + " 14"  # 1简介ꞏꞏꞏ 14
+        assert is_toc_line(entry)
+        m = _LEADERED.match(entry)
+        assert m is not None and (m["title"], m["page"]) == ("1\u7b80\u4ecb", "14")
+    style = classify("1.2\u811a\u6ce8")  # 1.2脚注
+    assert style is not None and (style.label, style.rest) == ("1.2", "\u811a\u6ce8")
+    assert normalize_for_match("1.2\u811a\u6ce8") == normalize_for_match("1.2 \u811a\u6ce8")
+    assert classify("2023\u5e74\u62a5\u544a") is None  # 2023年报告: a year, not a number of a heading

@@ -33,7 +33,7 @@ CONTENTS_TITLES = frozenset(
 _PAGE = r"(?:\d{1,3}[-\u2013]\d{1,4}|[A-Z][-\u2013]\d{1,4}|\d{1,4}|[ivxlc]{1,7})"
 _PAGE_REF = re.compile(rf"^(?:pages?\s+)?(?P<page>{_PAGE})(?:\s*[-\u2013]\s*\d{{1,4}})?$", re.I)
 _LEADERED = re.compile(
-    r"^(?P<title>.*?\S)\s*(?:(?:\.\s?){3,}|(?:\u2026\s?)+|(?:\u00b7\s?){3,}|(?:_\s?){3,})\s*"
+    r"^(?P<title>.*?\S)\s*(?:(?:\.\s?){3,}|(?:[\u2026\u22ef]\s?)+|(?:[\u00b7\ua78f\u30fb\u2219]\s?){3,}|(?:_\s?){3,})\s*"
     rf"(?P<page>{_PAGE})$",
     re.I,
 )

@@ -166,7 +166,12 @@ _PATTERNS: tuple[tuple[str, int | None, re.Pattern[str]], ...] = (
         re.compile(r"^(?P<label>(?:SECTION|Section)\s+\d{1,3}(?:\.\d{1,3})*)\.?(?:\s+(?P<rest>\S.*))?$"),
     ),
     ("roman-alpha", 11, re.compile(rf"^(?P<label>{_ROMAN}-[A-Z](?:\d{{1,2}})?)\.?\s+(?P<rest>\S.*)$")),
-    ("num", None, re.compile(r"^(?P<label>\d{1,3}(?:\.\d{1,3}){0,5})\.?\s+(?P<rest>\S.*)$")),
+    # (a Chinese title may follow its number without a space: "1简介")
+    (
+        "num",
+        None,
+        re.compile(r"^(?P<label>\d{1,3}(?:\.\d{1,3}){0,5})(?:\.?\s+|(?=[\u3400-\u9fff]))(?P<rest>\S.*)$"),
+    ),
     ("alnum", None, re.compile(r"^(?P<label>[A-Z](?:\.\d{1,3}){1,5})\.?\s+(?P<rest>\S.*)$")),
     ("roman", 10, re.compile(rf"^(?P<label>(?=[IVXLC])(?:{_ROMAN}))\.\s+(?P<rest>\S.*)$")),
     ("alpha", None, re.compile(r"^(?P<label>[A-Z])\.\s+(?P<rest>\S.*)$")),
@@ -175,8 +180,21 @@ _PATTERNS: tuple[tuple[str, int | None, re.Pattern[str]], ...] = (
 _DATE_REST = re.compile(
     r"(?:jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec)[a-z]*\.?,?\s+\d{2,4}\b", re.IGNORECASE
 )
-_TOC_LEADER = re.compile(r"(?:\.\s?){4,}|(?:_\s?){4,}|(?:\u2026\s?){2,}|(?:\u00b7\s?){4,}")
-_LEADER_MARKS = ("..", ". .", "_", "\u2026", "\u00b7")  # one of them is in every leader
+# (middle dots as CJK fonts set them: U+00B7, U+A78F, U+30FB, U+2219; ellipses U+2026, U+22EF)
+_TOC_LEADER = re.compile(
+    r"(?:\.\s?){4,}|(?:_\s?){4,}|(?:[\u2026\u22ef]\s?){2,}|(?:[\u00b7\ua78f\u30fb\u2219]\s?){4,}"
+)
+_LEADER_MARKS = (
+    "..",
+    ". .",
+    "_",
+    "\u2026",
+    "\u22ef",
+    "\u00b7",
+    "\ua78f",
+    "\u30fb",
+    "\u2219",
+)  # one is in every leader
 _TRAILING_PAGE = re.compile(r"\S\s+(?:\d{1,4}|(?=[ivxlc])(?:x{0,3})(?:ix|iv|v?i{0,3}))$")
 
 
@@ -248,6 +266,7 @@ def looks_like_sentence(text: str, *, max_words: int = 14, allow_lower: bool = F
     return not allow_lower and bool(first) and first.islower()
 
 
+_CJK_NUMBERED = re.compile(r"^(\d{1,3}(?:\.\d{1,3})*)(?=[\u3400-\u9fff])")
 _CJK_SPACED = re.compile(r"(?<=[\u3400-\u9fff])\s+(?=[\u3400-\u9fff])")
 _NORM_CJK_LABEL = re.compile(rf"^(?:{_CJK_CHAPTER}|{_CJK_PART}|{_CJK_APPENDIX})\s*")
 _NORM_NUMBER = re.compile(
@@ -279,6 +298,7 @@ def normalize_for_match(title: str) -> str:
     text = unicodedata.normalize("NFKC", title).lower()
     text = text.replace("\u2019", "'").replace("\u2018", "'").replace("\u201c", '"').replace("\u201d", '"')
     text = " ".join(text.split())
+    text = _CJK_NUMBERED.sub(r"\1 ", text)  # "1简介" is numbered like "1 简介"
     cjk = _NORM_CJK_LABEL.match(text)
     if cjk and text[cjk.end() :].strip():
         text = text[cjk.end() :].strip()  # "第一章 绪论" is "绪论"; "附录 a 证明" is "证明"
