@@ -238,3 +238,64 @@ def test_a_chinese_contents_entry_with_its_fonts_leader_dots_reads_as_an_entry()
     assert style is not None and (style.label, style.rest) == ("1.2", "\u811a\u6ce8")
     assert normalize_for_match("1.2\u811a\u6ce8") == normalize_for_match("1.2 \u811a\u6ce8")
     assert classify("2023\u5e74\u62a5\u544a") is None  # 2023年报告: a year, not a number of a heading
+
+
+def test_a_watermark_stamped_on_every_page_is_no_heading(tmp_path: Path):
+    # a vendor's manual stamps its name large across the middle of every page, the same words at
+    # the same place: a page's furniture, not a top-level section on each page
+    f = Flow()
+    for number in (1, 2, 3):
+        if number > 1:
+            f.new_page()
+        f.heading(f"{number} Chapter {number}", 20).para(8)
+        f.heading(f"{number}.1 Key Terms", 14).para(12)
+    for page in f.pages:
+        page.lines.insert(0, Line("Mellanox Technologies", x=130, y=560, size=48, bold=True, italic=True))
+    doc = parse(f.write(tmp_path / "manual.pdf"))
+    assert levels(doc) == {
+        "1 Chapter 1": 1,
+        "1.1 Key Terms": 2,
+        "2 Chapter 2": 1,
+        "2.1 Key Terms": 2,
+        "3 Chapter 3": 1,
+        "3.1 Key Terms": 2,
+    }
+    assert "Mellanox" not in doc.text
+
+
+def test_a_sections_own_list_of_topics_is_not_the_documents_contents(tmp_path: Path):
+    # a reference manual prints no contents at its front; its second chapter opens an API section
+    # with a leadered list of the functions it documents. The chapters and sections before that list
+    # stay, and the list's entries do not rank the document's headings
+    f = Flow()
+    f.pages[0].lines.append(Line("Silo User's Guide", x=180, y=600, size=36, italic=True))
+    for number in (1, 2):
+        f.new_page().heading(f"Chapter {number} Topic {number}", 24).para(6)
+        for k in (1, 2):
+            f.heading(f"{number}.{k}. Section {number}.{k}", 12).para(8)
+    f.new_page().heading("Error Handling", 18).para(3).gap(12)
+    names = ["DBErrno", "DBErrString", "DBShowErrors", "DBErrlvl", "DBErrfunc"]
+    for k, name in enumerate(names):
+        f.line(f"{name} " + ". " * 30 + str(6 + k), size=12, after=14)
+    for name in names:  # (each function's page carries its name as a running head)
+        f.new_page().heading(f"{name} - function of the library", 14).para(8)
+        f.lines.insert(0, Line(name, x=500, y=760, size=10, italic=True))
+    doc = parse(f.write(tmp_path / "guide.pdf"))
+    got = levels(doc)
+    assert got.get("Chapter 1 Topic 1") == 1 and got.get("Chapter 2 Topic 2") == 1
+    assert got.get("1.1. Section 1.1") == 2 and got.get("2.2. Section 2.2") == 2
+
+
+def test_a_worded_label_beside_a_title_that_wraps_after_a_comma_is_one_heading(tmp_path: Path):
+    # a FrameMaker manual sets "2 API Section" in bold a tab away from its title in the same size,
+    # and the title wraps after a comma onto a second line
+    f = Flow().heading("Chapter 2 Functions", 24).para(6).new_page()
+    f.lines.append(Line("2 API Section", x=72, y=f.y, size=18, bold=True, family="Times"))
+    f.lines.append(Line("Part Assemblies, AMR, Slide Surfaces,", x=207, y=f.y, size=18, family="Times"))
+    f.y -= 21
+    f.line("Nodesets and Other Mesh Subsets", x=207, size=18, family="Times", after=30)
+    f.para(8).heading("DBMakeMrgtree", 14).para(8)
+    doc = parse(f.write(tmp_path / "api.pdf"))
+    assert "2 API Section Part Assemblies, AMR, Slide Surfaces, Nodesets and Other Mesh Subsets" in titles(
+        doc
+    )

@@ -89,7 +89,7 @@ def apply_contents(
     in page order.
     """
     located = contents.located
-    if not located or len(located) < 0.5 * len(contents.entries):
+    if not located or len(located) < 0.5 * len(contents.entries) or _inside_the_text(candidates, contents):
         return candidates
     _nest_by_face(located)
     owner: dict[int, Candidate] = {id(ln): c for c in candidates for ln in c.lines}
@@ -163,6 +163,26 @@ def apply_contents(
         out.append(c)
     out.sort(key=lambda c: (c.page, c.index))
     return out
+
+
+def _inside_the_text(candidates: list[Candidate], contents: Contents) -> bool:
+    """Tell a list of a section's own topics from the document's contents.
+
+    A manual may open a section with a leadered list of the functions it
+    documents, and print no contents at its front. Numbered headings on two
+    pages or more before that list, after the first page, that it does not
+    list (``Chapter 2 C and Fortran Functions``, ``2.1. C Interface
+    Overview``) show the text has begun: the list does not rank the
+    document's headings, nor drop those before it as front matter.
+    """
+    first = min(contents.pages)
+    listed = {normalize_for_match(e.title) for e in contents.entries}
+    pages = {
+        c.page
+        for c in candidates
+        if 0 < c.page < first and c.numbered and normalize_for_match(c.title) not in listed
+    }
+    return len(pages) >= 2
 
 
 def _number_key(title: str) -> str | None:

@@ -68,9 +68,10 @@ def mark_furniture(pages_lines: list[list[PdfLine]]) -> None:
             offsets.setdefault(sig, Counter())[0 if folio is None else folio - index] += 1
     counts = {sig: seen.most_common(1)[0][1] for sig, seen in offsets.items()}
     n_pages = len(pages_lines)
+    marked_watermarks = _watermarks(pages_lines)
     set_apart = [_rows_set_apart(lines) for lines in pages_lines]
     running = _running_head_places(zone, set_apart, body, n_pages)
-    marked: list[PdfLine] = []
+    marked: list[PdfLine] = marked_watermarks
     for lines, cand, apart in zip(pages_lines, zone, set_apart, strict=True):
         marked.extend(ln for ln, top in cand if top and _place(ln) in running and ln.row in apart)
         pieces = Counter(ln.row for ln in lines)
@@ -94,6 +95,26 @@ def mark_furniture(pages_lines: list[list[PdfLine]]) -> None:
         for ln in lines:
             if id(ln) in marked_ids:
                 ln.role = "furniture"
+
+
+def _watermarks(pages_lines: list[list[PdfLine]]) -> list[PdfLine]:
+    """Return the lines stamped at one place on half the pages or more, wherever on the page.
+
+    A watermark or a stamp (a company's name set large across every page, a
+    "DRAFT") repeats its words, size and position exactly; the text around it
+    changes from page to page. Three pages at least.
+    """
+    n_pages = sum(1 for lines in pages_lines if lines)
+    if n_pages < 3:
+        return []
+    pages: dict[tuple[str, int, int, int], set[int]] = {}
+    stamped: dict[tuple[str, int, int, int], list[PdfLine]] = {}
+    for index, lines in enumerate(pages_lines):
+        for ln in lines:
+            key = (ln.text, round(ln.size), round(ln.x0 / 4), round(ln.top / 4))
+            pages.setdefault(key, set()).add(index)
+            stamped.setdefault(key, []).append(ln)
+    return [ln for key, on in pages.items() if len(on) >= max(3, 0.5 * n_pages) for ln in stamped[key]]
 
 
 def _place(ln: PdfLine) -> tuple[int, str, float]:
@@ -120,7 +141,7 @@ def _running_head_places(
     for cand, rows_apart in zip(zone, set_apart, strict=True):
         seen: dict[tuple[int, str, float], bool] = {}
         for ln, top in cand:
-            if top and not ln.bold and round(ln.size) <= body and len(ln.text.split()) >= 2:
+            if top and not ln.bold and round(ln.size) <= body and any(ch.isalpha() for ch in ln.text):
                 place = _place(ln)
                 texts.setdefault(place, set()).add(_DIGITS.sub("#", " ".join(ln.text.split())))
                 seen[place] = seen.get(place, False) or ln.row in rows_apart

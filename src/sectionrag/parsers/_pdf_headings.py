@@ -319,7 +319,10 @@ def find_headings(pages: list[list[PdfLine]], body: float) -> list[Candidate]:
                     and (words <= 20 or stack)
                     and not case_change
                     and not _CAPTION.match(nxt.text)
-                    and not looks_like_sentence(group[-1].text, max_words=20)
+                    and (
+                        not looks_like_sentence(group[-1].text, max_words=20)
+                        or (group[-1].text.endswith(",") and last.size >= 1.4 * page_body)
+                    )
                 ):
                     if nxt_style is not None and nxt_style.kind != "caps":
                         break
@@ -805,9 +808,19 @@ def _is_heading_line(
         check = rest.rstrip("?!")
     else:
         check = rest
+    # a display title that wraps after a comma onto a line of its own face goes on there
+    wraps_on = (
+        check.endswith(",")
+        and ln.size >= 1.4 * body
+        and nxt is not None
+        and nxt.font == ln.font
+        and abs(nxt.size - ln.size) < 0.3
+        and 0 <= nxt.top - ln.bottom < 0.6 * ln.size
+    )
     # (a heading in a typewriter heading face is an identifier, "event.bubbles", not a sentence)
     if (
         check
+        and not wraps_on
         and not (small_heading and CODE_FONT.search(ln.font))
         and looks_like_sentence(check, max_words=18, allow_lower=numbered)
         and not (check.endswith(".") and len(check.split()) <= (6 if numbered else 4))

@@ -243,18 +243,30 @@ _LABEL = re.compile(
 )
 
 
+_WORDED_LABEL = re.compile(r"^\d{1,3}(?:\.\d{1,3})*\.?\s+[A-Z][\w-]*(?:\s+[A-Z][\w-]*)?$")
+
+
 def merge_labels(lines: list[PdfLine]) -> list[PdfLine]:
     """Join a numbering label to the title set a tab away in its row (``Item 1A.`` | ``Risk Factors``).
 
     Returns the page's lines with each such pair replaced by one line.
     """
     drop: set[int] = set()
+    text_size = sorted(ln.size for ln in lines)[len(lines) // 2] if lines else 0.0
     for pieces in lines_by_row(lines).values():
         if len(pieces) < 2:
             continue
         pieces.sort(key=lambda ln: ln.x0)
         label, title = pieces[0], pieces[1]
-        if not _LABEL.match(label.text) or not title.text[:1].isalpha():
+        # a numbered label of words in bold, display size, beside its title ("1 API Section" |
+        # "Error Handling and Other Global Library Behavior")
+        worded = (
+            _WORDED_LABEL.match(label.text) is not None
+            and label.bold
+            and label.size >= 1.3 * text_size
+            and abs(label.size - title.size) < 0.6
+        )
+        if not (_LABEL.match(label.text) or worded) or not title.text[:1].isalpha():
             continue
         if not any(sum(map(str.isalpha, w)) >= 2 for w in title.text.split()):
             continue  # a letter beside a letter ("A" and "B" drawn in a figure) is no label and title
@@ -269,6 +281,8 @@ def merge_labels(lines: list[PdfLine]) -> list[PdfLine]:
         label.size = max(label.size, title.size)
         label.bold = title.bold
         label.italic = title.italic
+        if worded:
+            label.font = title.font  # (the title's face: its wrapped line continues in it)
         drop.add(id(title))
     return [ln for ln in lines if id(ln) not in drop] if drop else lines
 
