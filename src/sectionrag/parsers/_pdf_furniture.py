@@ -129,9 +129,10 @@ def _running_head_places(
     A line at the top of four pages or more (a quarter of the document's at
     least) at one height, in one face no larger than the text's and not bold,
     that reads differently from page to page (``APPENDIX 1. LOREM IPSUM``,
-    then ``1.2. DOLOR``), and stands apart from the text below it on three
-    pages in four: the text's own first line at the top of every page is
-    followed by more text. A head repeated word for word is found by its
+    then ``1.2. DOLOR``) but repeats some of its readings on more pages than
+    one (chapter titles at the top of the pages they open do not), and stands
+    apart from the text below it on three pages in four: the text's own first
+    line at the top of every page is followed by more text. A head repeated word for word is found by its
     text; a slide's or a chapter's title at the top of its pages is larger or
     bold.
     """
@@ -150,7 +151,7 @@ def _running_head_places(
     return {
         p
         for p, n in pages.items()
-        if n >= max(4, 0.25 * n_pages) and len(texts[p]) >= 2 and apart[p] >= 0.75 * n
+        if n >= max(4, 0.25 * n_pages) and 2 <= len(texts[p]) < n and apart[p] >= 0.75 * n
     }
 
 
