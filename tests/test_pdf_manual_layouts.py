@@ -141,6 +141,11 @@ _CAPTIONED = {
         ),
         ("Die Kontenuebersicht",),
     ),
+    # Word sets a dash for the stop after a caption's number ("Table 5.1—Format Requirements")
+    "dashes": (
+        ("Format Requirements", "Table 5.1—Format Requirements", "Figure 6.1 – A single container"),
+        ("Container Format", "Table 6.6— Read identifier formatting characters"),
+    ),
 }
 
 

@@ -558,7 +558,8 @@ def _is_margin_heading(ln: PdfLine) -> bool:
 
 # the caption words of English, French, German, Spanish, Italian and Portuguese documents
 _TABLE_WORDS = "Table|Tableau|Tabelle|Tabla|Tabella|Tabela"
-_CAPTION_NUMBER = r"\s+[\dA-Z][\d.\-]*[:.]?\s"  # "Table 4.2. ", "Figure 3: ", "Fig. A-1 "
+# "Table 4.2. ", "Figure 3: ", "Fig. A-1 ", "Table 5.1—Format" (a dash for the stop, as Word sets it)
+_CAPTION_NUMBER = r"\s+[\dA-Z][\d.\-]*(?:[:.]?\s|\s?[\u2013\u2014]\s?)"
 _CAPTION = re.compile(
     rf"^(?:{_TABLE_WORDS}|Figure|Fig\.|Listing|Algorithm|Exhibit|Chart|Plate|Illustration|Drawing"
     rf"|Abbildung|Abb\.|Figura){_CAPTION_NUMBER}",
