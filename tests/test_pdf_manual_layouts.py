@@ -143,8 +143,8 @@ _CAPTIONED = {
     ),
     # Word sets a dash for the stop after a caption's number ("Table 5.1—Format Requirements")
     "dashes": (
-        ("Format Requirements", "Table 5.1—Format Requirements", "Figure 6.1 – A single container"),
-        ("Container Format", "Table 6.6— Read identifier formatting characters"),
+        ("Format Requirements", "Table 5.1\u2014Format Requirements", "Figure 6.1 \u2013 A single container"),
+        ("Container Format", "Table 6.6\u2014 Read identifier formatting characters"),
     ),
 }
 
