@@ -299,3 +299,31 @@ def test_a_worded_label_beside_a_title_that_wraps_after_a_comma_is_one_heading(t
     assert "2 API Section Part Assemblies, AMR, Slide Surfaces, Nodesets and Other Mesh Subsets" in titles(
         doc
     )
+
+
+def test_a_contents_of_links_without_page_numbers_is_no_section(tmp_path: Path):
+    # a word processor's contents of links: the numbered headings one under another in bold
+    # capitals, no page numbers; the same headings then open the sections of later pages
+    heads = [
+        "1 General Questions",
+        "1.1 What is it?",
+        "1.2 Why was it written?",
+        "2 Operation",
+        "2.1 Starting",
+    ]
+    f = Flow().heading("Frequently Asked Questions", 20).para(4).new_page()
+    for head in heads:
+        f.line(head.upper(), bold=True, size=12, after=14)
+    for head in heads:
+        chapter = head[1] == " "  # "1 General Questions", not "1.1 What is it?"
+        if chapter:
+            f.new_page()
+        f.heading(head, 16 if chapter else 14).para(8)
+    doc = parse(f.write(tmp_path / "faq.pdf"))
+    assert [(s.title, s.page_start) for s in doc.sections if s.title != "Frequently Asked Questions"] == [
+        ("1 General Questions", 3),
+        ("1.1 What is it?", 3),
+        ("1.2 Why was it written?", 3),
+        ("2 Operation", 4),
+        ("2.1 Starting", 4),
+    ]

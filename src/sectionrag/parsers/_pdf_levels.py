@@ -83,6 +83,30 @@ def _without_letters(candidates: list[Candidate]) -> list[Candidate]:
     return [c for c in candidates if len(c.title) != 1 or c.toc_level is not None]
 
 
+def _without_link_contents(candidates: list[Candidate]) -> list[Candidate]:
+    """Drop a contents printed without page numbers: five headings or more on one page, set again later.
+
+    A word processor's contents of links lists the headings in their own
+    faces, one under another, with no page numbers to tell it by; when four in
+    five of a page's headings are numbered and head sections of later pages
+    too, the page is that contents, and its lines are no sections.
+    """
+    # (numbers kept: "2.3.1 General" and "3.3.1 General" are two sections, not one set twice)
+    keys = [" ".join(c.title.casefold().split()) for c in candidates]
+    last: dict[str, int] = {}
+    for c, key in zip(candidates, keys, strict=True):
+        last[key] = max(c.page, last.get(key, -1))
+    on_page = Counter(c.page for c in candidates)
+    # (numbered: "Options" or "Usage" heads a section of every chapter)
+    set_again = Counter(
+        c.page for c, key in zip(candidates, keys, strict=True) if last[key] > c.page and c.numbered
+    )
+    listing = {page for page, n in on_page.items() if n >= 5 and set_again[page] >= 0.8 * n}
+    return [
+        c for c, key in zip(candidates, keys, strict=True) if c.page not in listing or last[key] == c.page
+    ]
+
+
 def _next_number(numbers: list[int | None], positions: list[int], i: int) -> int | None:
     """Return the chapter-level number of the first numbered heading after position ``i``."""
     k = bisect.bisect_right(positions, i)
@@ -178,7 +202,7 @@ def rank_headings(candidates: list[Candidate], line_offsets: dict[int, int]) -> 
     one level use (an ``Index`` set like the chapters the contents lists).
     """
     _lettered_not_roman(candidates)
-    candidates = _in_sequence(_without_letters(_without_labels(candidates)))
+    candidates = _in_sequence(_without_letters(_without_labels(_without_link_contents(candidates))))
     if not candidates:
         return []
     notes = _notes_under_their_heading(candidates)
