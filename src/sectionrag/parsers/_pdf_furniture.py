@@ -68,10 +68,9 @@ def mark_furniture(pages_lines: list[list[PdfLine]]) -> None:
             offsets.setdefault(sig, Counter())[0 if folio is None else folio - index] += 1
     counts = {sig: seen.most_common(1)[0][1] for sig, seen in offsets.items()}
     n_pages = len(pages_lines)
-    marked_watermarks = _watermarks(pages_lines)
     set_apart = [_rows_set_apart(lines) for lines in pages_lines]
     running = _running_head_places(zone, set_apart, body, n_pages)
-    marked: list[PdfLine] = marked_watermarks
+    marked = _watermarks(pages_lines)
     for lines, cand, apart in zip(pages_lines, zone, set_apart, strict=True):
         marked.extend(ln for ln, top in cand if top and _place(ln) in running and ln.row in apart)
         pieces = Counter(ln.row for ln in lines)
@@ -132,9 +131,9 @@ def _running_head_places(
     then ``1.2. DOLOR``) but repeats some of its readings on more pages than
     one (chapter titles at the top of the pages they open do not), and stands
     apart from the text below it on three pages in four: the text's own first
-    line at the top of every page is followed by more text. A head repeated word for word is found by its
-    text; a slide's or a chapter's title at the top of its pages is larger or
-    bold.
+    line at the top of every page is followed by more text. A head repeated
+    word for word is found by its text; a slide's or a chapter's title at the
+    top of its pages is larger or bold.
     """
     texts: dict[tuple[int, str, float], set[str]] = {}
     pages: Counter[tuple[int, str, float]] = Counter()

@@ -241,11 +241,7 @@ def find_headings(pages: list[list[PdfLine]], body: float) -> list[Candidate]:
                 )
             ):
                 ok = False  # a table's header or row label: bold cells or figures share its row
-            if (
-                ok
-                and not marginal
-                and any(_continues_text(ln, o, columns) for o in by_row[ln.row] if o is not ln)
-            ):
+            if ok and not marginal and _after_text(ln, by_row, columns):
                 ok = False  # the rest of a line of text set in another face (a cited title in italics)
             if (
                 ok
@@ -253,7 +249,7 @@ def find_headings(pages: list[list[PdfLine]], body: float) -> list[Candidate]:
                 and prev.font == ln.font
                 and prev.row == ln.row - 1
                 and 0 < ln.top - prev.top < 1.3 * page_pitch  # the next line at the text's leading
-                and any(_continues_text(prev, o, columns) for o in by_row[prev.row] if o is not prev)
+                and _after_text(prev, by_row, columns)
             ):
                 ok = False  # that run of another face wrapped onto this line
             if not ok:
@@ -644,6 +640,11 @@ def _cell_beside(ln: PdfLine, other: PdfLine) -> bool:
     return same_style and ln.bold and len(other.text.split()) <= 6
 
 
+def _after_text(ln: PdfLine, by_row: dict[int, list[PdfLine]], columns: set[int]) -> bool:
+    """Tell whether ``ln`` goes on with a line of text that a piece before it in its row starts."""
+    return any(_continues_text(ln, o, columns) for o in by_row[ln.row] if o is not ln)
+
+
 def _continues_text(ln: PdfLine, other: PdfLine, columns: set[int]) -> bool:
     """Tell whether ``other`` is the start of the line of text that ``ln`` goes on with in another face.
 
@@ -742,23 +743,16 @@ def _is_heading_line(
         tokens = tokens[1:]  # the words of "7 How to help us" are a title's, its number aside
     if len(tokens) >= 3 and sum(len(w) for w in tokens) < 2.5 * len(tokens):
         return False  # glyph samples or symbols ("A B C D", "\u02cb \u02c8 \u02c9"), not a title
-    # a section number in a face of another family a little larger than the text ("2.1 Template
-    # Styles" in 9.96 pt Biolinum over 8.97 pt Libertine text, as ACM's journal formats set them)
-    other_face = (
-        family is not None
-        and bool(ln.font)
-        and font_family(ln.font) != family
-        and ln.size >= 1.05 * body
-        and not CODE_FONT.search(ln.font)
-        and _SUBSECTION_NUMBER.match(text) is not None
-    )
-    # the same in the text's own face ("1.1 Description of the class" at 12 pt over 11 pt text,
-    # fonts that carry no name to tell a family by): a heading when set off above and below
+    # a section number a little larger than the text: in the text's own face ("1.1 Description of
+    # the class" at 12 pt over 11 pt text, fonts that carry no name to tell a family by) a heading
+    # when set off above and below; in a face of another family ("2.1 Template Styles" in 9.96 pt
+    # Biolinum over 8.97 pt Libertine text, as ACM's journal formats set them) always
     larger_number = (
         ln.size >= 1.05 * body
         and not CODE_FONT.search(ln.font)
         and _SUBSECTION_NUMBER.match(text) is not None
     )
+    other_face = larger_number and family is not None and bool(ln.font) and font_family(ln.font) != family
     if (
         not ln.bold
         and not ln.italic

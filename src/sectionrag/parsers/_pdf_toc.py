@@ -228,13 +228,13 @@ def _read_continuation(
     Returns the rows, the column edges and the page's other lines, or ``None``.
     """
     top: list[PdfLine] = []
+    largest = 0.0  # the largest size among the lines taken so far
     for ln in lines:
         ends_in_page = _ENDS_IN_PAGE.search(ln.text[-16:]) is not None
-        prose = len(ln.text.split()) >= 8 and not ends_in_page
-        larger = bool(top) and ln.size > 1.15 * max(t.size for t in top)
-        if prose or larger:
+        if (len(ln.text.split()) >= 8 and not ends_in_page) or (top and ln.size > 1.15 * largest):
             break
         top.append(ln)
+        largest = max(largest, ln.size)
     while top and _ENDS_IN_PAGE.search(top[-1].text[-16:]) is None:
         top.pop()  # (a heading over the text, not a group title of the contents)
     if len(top) < 4 or len(top) == len(lines):
