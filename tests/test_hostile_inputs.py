@@ -182,6 +182,19 @@ def test_lone_surrogates_in_api_text_become_replacement_characters() -> None:
     assert [c.text for c in chunks] == [doc.text]
 
 
+def test_pdf_characters_beyond_the_basic_plane_keep_their_text(caplog: pytest.LogCaptureFixture) -> None:
+    # an ACM paper's math italic letters (U+1D465 and kin) are surrogate pairs in pdfium's text:
+    # each comes out as its one character, not as two replacement characters
+    with caplog.at_level(logging.WARNING):
+        doc = PdfParser().parse(DATA / "pdf" / "acm-sample-acmsmall.pdf")
+    assert "\ufffd" not in doc.text
+    assert {"\U0001d465", "\U0001d70b"} <= set(doc.text)  # math italic x, pi
+    assert "lone surrogate" not in caplog.text
+    chunks = sectionrag.chunker("sentence").chunk(doc)
+    assert any("\U0001d465" in c.text for c in chunks)
+    assert all(doc.text[c.start : c.end] == c.text for c in chunks)
+
+
 # -- special files ----------------------------------------------------------------------------
 
 

@@ -122,6 +122,11 @@ def _page_text(raw: Any, textpage: Any, count: int) -> str:
     return data.decode("utf-16-le", errors="replace")
 
 
+def _joined_pairs(text: str) -> str:
+    """Join surrogate pairs into the characters they encode (math italic x, U+1D465); a lone half: U+FFFD."""
+    return text.encode("utf-16-le", "surrogatepass").decode("utf-16-le", "replace")
+
+
 def _middle_char(piece: str, offset: int) -> int:
     """Index (in the page text) of a non-space character near the middle of ``piece``."""
     mid = len(piece) // 2
@@ -311,7 +316,10 @@ def extract_page_lines(page: Any, page_index: int, *, gap_em: float = 1.6) -> li
             return []
         height = float(page.get_height())
         text = _page_text(raw, tp, count)
-        if len(text) != count:
+        paired = len(text) != count
+        if paired:
+            # a character beyond U+FFFF is two of pdfium's characters (a surrogate pair): read them
+            # one by one so that the text's indices stay pdfium's, and join them in each line's text
             text = "".join(chr(raw.FPDFText_GetUnicode(tp, i) or 0xFFFD) for i in range(count))
         fonts = _FontCache(raw)
         left, top, right, bottom = (ctypes.c_double() for _ in range(4))
@@ -425,7 +433,7 @@ def extract_page_lines(page: Any, page_index: int, *, gap_em: float = 1.6) -> li
                             font, psize = max(text_samples, key=lambda s: s[1])
                 lines.append(
                     PdfLine(
-                        text=stripped,
+                        text=_joined_pairs(stripped) if paired else stripped,
                         x0=x0,
                         x1=x1,
                         top=y0,
