@@ -311,3 +311,36 @@ def test_a_chapter_numbered_in_words_matches_its_bare_title():
     assert normalize_for_match("PART TWO: The Rules") == "the rules"
     assert normalize_for_match("Chapter 3 Foo") == "foo"
     assert normalize_for_match("Part Two") == normalize_for_match("Part Two .") == "part two"
+
+
+def test_run_in_head_numbered_with_a_parenthesis_ranks_below_its_faces_own_line_heads(tmp_path: Path):
+    # IEEE's levels: "I. Introduction" over "A. Title" in italics at the text's size on a line of
+    # its own, over "1) Title:" in the same italics run into its paragraph; the run-in head is a
+    # section one level below the italic line, titled without its colon
+    f = Flow().heading("I. Introduction", 12).para(6)
+    f.heading("II. Method", 12).para(4)
+    text = "the model is fitted by penalized least squares over the whole set of"
+    for letter, sub in (("A.", "Model fitting"), ("B.", "Resampling")):
+        f.gap(8).line(f"{letter} {sub}", italic=True).para(5)
+        for k, head in enumerate(("Penalized least squares", "Mixed effects")):
+            parts = [Line(f"{k + 1}) {head}:", italic=True), Line(text)]
+            f.lines.extend(_run(parts, 82, f.y, tmp_path / f"{letter}{k}"))
+            f.y -= 12
+            f.para(4)
+    f.heading("III. Results", 12).para(6)
+    doc = parse(f.write(tmp_path / "ieee.pdf"))
+    assert titles(doc) == [
+        "I. Introduction",
+        "II. Method",
+        "A. Model fitting",
+        "1) Penalized least squares",
+        "2) Mixed effects",
+        "B. Resampling",
+        "1) Penalized least squares",
+        "2) Mixed effects",
+        "III. Results",
+    ]
+    got = levels(doc)
+    assert [got[t] for t in ("II. Method", "A. Model fitting", "2) Mixed effects")] == [1, 2, 3]
+    sec = next(s for s in doc.sections if s.title == "2) Mixed effects")
+    assert doc.text[sec.start : sec.end].count("penalized least squares over") == 1

@@ -799,6 +799,8 @@ def _is_heading_line(
         check = rest.rstrip("?!:")  # "1. Determine whether any printers use the backends." is a step
     elif numbered:
         check = rest.rstrip("?!:.")  # "1.1 Changelog:", "2.3 Is it a class?"
+    elif ln.lead:
+        check = rest.rstrip(".:")  # "1) Penalized least squares:" runs into its paragraph at its colon
     elif rest[-1:] in ("?", "!") and len(words) <= 10:
         check = rest.rstrip("?!")
     else:

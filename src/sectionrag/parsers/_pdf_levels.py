@@ -210,7 +210,9 @@ def rank_headings(candidates: list[Candidate], line_offsets: dict[int, int]) -> 
     sizes = _script_sizes(candidates)
 
     def style_key(c: Candidate) -> tuple[float, bool, bool]:
-        return (round(sizes.get(id(c), c.size) * 2) / 2, c.bold, c.italic)
+        # a head run into its paragraph ranks just below a head of its face on a line of its own
+        run_in = 0.25 if c.lines[0].lead else 0.0
+        return (round(sizes.get(id(c), c.size) * 2) / 2 - run_in, c.bold, c.italic)
 
     long_document = max(c.page for c in candidates) >= 40
     if len(candidates) >= 30 and long_document:  # one-off styles (specimens, posters) are not levels

@@ -230,7 +230,7 @@ def _run_in_cut(
 
 
 # a sub-section's number (two levels or more) and a word: "9.1. Multiple integral signs. \\iint ..."
-_LEAD_NUMBER = re.compile(r"\d{1,3}(?:\.\d{1,3})+\.?\s+\S")
+_LEAD_NUMBER = re.compile(r"(?:\d{1,3}(?:\.\d{1,3})+\.?|\d{1,2}\))\s+\S")
 _LEAD_CHARS = 120
 
 
@@ -243,7 +243,8 @@ def _lead_cut(
     bold or italics at the text's size, its number in that face or not, its
     paragraph going on upright on the same line) is read character by
     character only when the line opens with a section number of two levels or
-    more, the first word after the number is bold or italic, and the line ends
+    more or a number and a parenthesis (IEEE's ``1) Title:``), the first word
+    after the number is bold or italic, and the line ends
     upright in the text's weight two words or more after the head. The head
     is the run of that face (code in a typewriter face inside it included); it
     must hold a word and end in a full stop or a colon (in its face or
