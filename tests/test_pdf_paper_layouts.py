@@ -344,3 +344,47 @@ def test_run_in_head_numbered_with_a_parenthesis_ranks_below_its_faces_own_line_
     assert [got[t] for t in ("II. Method", "A. Model fitting", "2) Mixed effects")] == [1, 2, 3]
     sec = next(s for s in doc.sections if s.title == "2) Mixed effects")
     assert doc.text[sec.start : sec.end].count("penalized least squares over") == 1
+
+
+def test_revtex_numbered_italic_heads_a_size_below_the_text_restart_under_each_letter(tmp_path: Path):
+    # REVTeX's levels: "I. INTRODUCTION" and "A. Title" bold, "1. Title" in italics, all a size
+    # below the 10 pt text; the numbers restart under each lettered heading ("2." then "B." then
+    # "1."), which is no break in a sequence. A listing's italic numbered line ("3 % comment")
+    # without a full stop stays text.
+    f = Flow().heading("I. INTRODUCTION", 9, x=150).para(6)
+    f.heading("II. METHOD", 9, x=150).para(4)
+    heads = {"A.": ("Penalized least squares", "Mixed effects"), "B.": ("Bootstrap", "Cross validation")}
+    for letter, sub in (("A.", "Model fitting"), ("B.", "Resampling")):
+        f.heading(f"{letter} {sub}", 9, x=150).para(5)
+        for k, head in enumerate(heads[letter]):
+            f.gap(10).line(f"{k + 1}. {head}", italic=True, size=9, x=180, after=20).para(4)
+    f.gap(6).line("3 % the title page", italic=True, size=9).line("4 \\SetTitle{A title}", size=9)
+    f.para(3).heading("III. RESULTS", 9, x=150).para(6)
+    doc = parse(f.write(tmp_path / "revtex.pdf"))
+    assert titles(doc) == [
+        "I. INTRODUCTION",
+        "II. METHOD",
+        "A. Model fitting",
+        "1. Penalized least squares",
+        "2. Mixed effects",
+        "B. Resampling",
+        "1. Bootstrap",
+        "2. Cross validation",
+        "III. RESULTS",
+    ]
+    got = levels(doc)
+    wanted = {"II. METHOD": 1, "B. Resampling": 2, "1. Bootstrap": 3, "2. Mixed effects": 3}
+    assert {t: got[t] for t in wanted} == wanted
+
+
+def test_title_in_small_capitals_does_not_run_on_into_the_text_below(tmp_path: Path):
+    # amsart: "3. Applied Econometrics" centred in small capitals at the text's size, then the
+    # section's first line in the text's lower case: two faces, so the title ends on its line
+    f = Flow().para(6)
+    names = ("Linear models for panel data", "Applied econometrics with R", "Mixture models for counts")
+    for k, name in enumerate(names):
+        f.gap(10).line(f"{k + 1}. {name} and its packages", face="LMRomanCaps10-Regular", x=180, after=16)
+        f.line("The package aims at providing a recursive partitioning laboratory")
+        f.para(6)
+    doc = parse(f.write(tmp_path / "amsart.pdf"))
+    assert titles(doc) == [f"{k + 1}. {name} and its packages" for k, name in enumerate(names)]

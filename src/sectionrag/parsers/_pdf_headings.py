@@ -260,8 +260,13 @@ def find_headings(pages: list[list[PdfLine]], body: float) -> list[Candidate]:
             while j < len(lines) and len(group) < 8:
                 nxt = lines[j]
                 last = group[-1]  # a title wrapped under a label line continues in the title's face
+                # (a title in small capitals does not go on in the text's lower case: amsart's
+                # "3. Applied Econometrics" over "The party package aims at ...")
                 same_style = (
-                    abs(nxt.size - last.size) < 0.6 and nxt.bold == last.bold and nxt.italic == last.italic
+                    abs(nxt.size - last.size) < 0.6
+                    and nxt.bold == last.bold
+                    and nxt.italic == last.italic
+                    and bool(SMALL_CAPS_FONT.search(nxt.font)) == bool(SMALL_CAPS_FONT.search(last.font))
                 )
                 label_word = _is_label_word(group[0].text)
                 label_first = (
@@ -391,6 +396,7 @@ def _text_family(pages: list[list[PdfLine]], body: float) -> str | None:
     return counts.most_common(1)[0][0] if counts else None
 
 
+_STOPPED_NUMBER = re.compile(r"^(?:\d{1,3}|[A-Z])(?:\.\d{1,3})*\.\s+\S")
 _SUBSECTION_NUMBER = re.compile(r"^(?:\d{1,3}|[A-Z])(?:\.\d{1,3}){1,4}\.?\s+\S")
 
 
@@ -858,7 +864,11 @@ def _is_heading_line(
         )
     caps = style is not None and style.kind == "caps"
     # (a small heading face is at least 0.75 of the body by its definition)
-    if ratio < 0.92 and not (ln.bold and (small_heading or (ratio >= 0.8 and (numbered or caps)))):
+    # (an italic line numbered with a full stop a size below the text is a heading too: REVTeX's
+    # "1. Title"; a listing's numbered lines, "3 % comment", have no stop)
+    small_italic = ln.italic and numbered and _STOPPED_NUMBER.match(text) is not None
+    small_face = ln.bold or small_italic
+    if ratio < 0.92 and not (small_face and (small_heading or (ratio >= 0.8 and (numbered or caps)))):
         return False
     if ln.bold:
         bold_paragraph = (
@@ -875,7 +885,7 @@ def _is_heading_line(
         if bold_paragraph and not stacked and (not numbered or len(words) > 10):
             return False  # a bold paragraph, unless this line is numbered and short
         return spaced and (numbered or gap_below > line_gap * 1.3 or len(words) <= 8)
-    if ln.italic and ratio >= 0.92 and not is_all_caps(text):
+    if ln.italic and (ratio >= 0.92 or small_italic) and not is_all_caps(text):
         # an italic run-in line at body size ("Cash Flows", "Note 2. Revenue Recognition"):
         # short, set apart above, and followed by upright text, not by more italics
         upright_next = nxt is not None and not nxt.italic and not nxt.bold and nxt.row != ln.row

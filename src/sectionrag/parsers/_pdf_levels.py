@@ -150,6 +150,7 @@ def _in_sequence(candidates: list[Candidate]) -> list[Candidate]:
     tops_seen: set[int] = set()
     top: int | None = None
     top_face: tuple[float, bool] | None = None
+    lettered_since = False  # a roman or lettered heading since the last numbered one ("B." after "2.")
 
     def face(c: Candidate) -> tuple[float, bool]:
         return (round(c.size * 2) / 2, c.bold)
@@ -172,6 +173,8 @@ def _in_sequence(candidates: list[Candidate]) -> list[Candidate]:
             same_face = top_face is not None and face(c) == top_face
             confirmed = (
                 after == number
+                # numbers restarted under the next roman or lettered heading (REVTeX's "B." then "1.")
+                or (number == 1 and lettered_since and not deep[i])
                 or (deep[i] and before == number)
                 or (same_face and number == max(tops_seen) + 1)
                 or (same_face and number > top and after == number + 1)
@@ -186,10 +189,15 @@ def _in_sequence(candidates: list[Candidate]) -> list[Candidate]:
             if key in seen and c.index == 0 and c.toc_level is None:
                 continue
             seen.add(key)
+        if style is not None and style.kind in ("roman", "alpha"):
+            lettered_since = True
         if number is not None:
+            if number == 1 and lettered_since:
+                tops_seen.clear()
             top = number
             tops_seen.add(number)
             top_face = face(c)
+            lettered_since = False
         out.append(c)
     return out
 
