@@ -388,3 +388,46 @@ def test_title_in_small_capitals_does_not_run_on_into_the_text_below(tmp_path: P
         f.para(6)
     doc = parse(f.write(tmp_path / "amsart.pdf"))
     assert titles(doc) == [f"{k + 1}. {name} and its packages" for k, name in enumerate(names)]
+
+
+def test_parts_that_number_their_sections_from_one_again_stand_above_them(tmp_path: Path):
+    # a manual of several parts, each an unnumbered title in 14 pt bold over sections numbered
+    # from 1 in 13 pt bold: the second part's title is no heading inside section 3 of the first,
+    # and its "1. Datatypes" is no break in the sequence
+    f = Flow()
+    for part, sections in (
+        ("Write-Ahead Logging", ("Overview", "How it works", "Configuration")),
+        ("Transactions", ("Read transactions", "Write transactions")),
+        ("Datatypes", ("Storage classes", "Type affinity", "Comparison")),
+    ):
+        f.heading(part, 14).para(4)
+        for k, name in enumerate(sections):
+            f.heading(f"{k + 1}. {name}", 13).para(5)
+    doc = parse(f.write(tmp_path / "parts.pdf"))
+    got = levels(doc)
+    assert len(got) == 11
+    assert {t: got[t] for t in ("Transactions", "Datatypes", "1. Storage classes", "3. Comparison")} == {
+        "Transactions": 1,
+        "Datatypes": 1,
+        "1. Storage classes": 2,
+        "3. Comparison": 2,
+    }
+
+
+def test_numbered_heading_a_point_larger_in_the_text_face_with_space_only_above(tmp_path: Path):
+    # Word's "Heading 3" after its styles are changed to the text's face: "1.1.1 Checkpointing" at
+    # 11 pt over 10 pt text, its space before it and none after
+    f = Flow().heading("1 Write-ahead logging", 16, bold=False).para(4)
+    f.heading("1.1 Overview", 13, bold=False).para(5)
+    for name in ("Checkpointing", "Concurrency"):
+        f.gap(14).line(f"1.1.{1 + (name == 'Concurrency')} {name}", size=11, after=10).para(5)
+    f.heading("1.2 Configuration", 13, bold=False).para(5)
+    doc = parse(f.write(tmp_path / "word.pdf"))
+    got = levels(doc)
+    assert got == {
+        "1 Write-ahead logging": 1,
+        "1.1 Overview": 2,
+        "1.1.1 Checkpointing": 3,
+        "1.1.2 Concurrency": 3,
+        "1.2 Configuration": 2,
+    }

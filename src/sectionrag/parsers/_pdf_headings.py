@@ -910,6 +910,11 @@ def _is_heading_line(
         numbered
         and spaced
         and bool(rest)
-        and (is_all_caps(rest) or other_face or (larger_number and gap_below > line_gap * 1.3))
+        # (set apart below, or well apart above: Word's headings keep their space before them)
+        and (
+            is_all_caps(rest)
+            or other_face
+            or (larger_number and (gap_below > line_gap * 1.3 or gap_above > line_gap * 2.5))
+        )
         and len(words) <= 12
     )

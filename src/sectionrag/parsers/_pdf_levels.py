@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import bisect
+import itertools
 import re
 import unicodedata
 from collections import Counter
@@ -150,7 +151,9 @@ def _in_sequence(candidates: list[Candidate]) -> list[Candidate]:
     tops_seen: set[int] = set()
     top: int | None = None
     top_face: tuple[float, bool] | None = None
-    lettered_since = False  # a roman or lettered heading since the last numbered one ("B." after "2.")
+    # a parent since the last numbered heading: a roman or lettered one ("B." after "2."), or an
+    # unnumbered one set larger (a part's title, "Transactions" after "10.")
+    parent_since = False
 
     def face(c: Candidate) -> tuple[float, bool]:
         return (round(c.size * 2) / 2, c.bold)
@@ -173,8 +176,8 @@ def _in_sequence(candidates: list[Candidate]) -> list[Candidate]:
             same_face = top_face is not None and face(c) == top_face
             confirmed = (
                 after == number
-                # numbers restarted under the next roman or lettered heading (REVTeX's "B." then "1.")
-                or (number == 1 and lettered_since and not deep[i])
+                # numbers restarted under the next parent heading (REVTeX's "B." then "1.")
+                or (number == 1 and parent_since and not deep[i] and after == 2)
                 or (deep[i] and before == number)
                 or (same_face and number == max(tops_seen) + 1)
                 or (same_face and number > top and after == number + 1)
@@ -189,15 +192,17 @@ def _in_sequence(candidates: list[Candidate]) -> list[Candidate]:
             if key in seen and c.index == 0 and c.toc_level is None:
                 continue
             seen.add(key)
-        if style is not None and style.kind in ("roman", "alpha"):
-            lettered_since = True
+        if (style is not None and style.kind in ("roman", "alpha")) or (
+            not c.numbered and top_face is not None and c.size > top_face[0] + 0.5
+        ):
+            parent_since = True
         if number is not None:
-            if number == 1 and lettered_since:
+            if number == 1 and parent_since:
                 tops_seen.clear()
             top = number
             tops_seen.add(number)
             top_face = face(c)
-            lettered_since = False
+            parent_since = False
         out.append(c)
     return out
 
@@ -297,7 +302,7 @@ def rank_headings(candidates: list[Candidate], line_offsets: dict[int, int]) -> 
     if numbered_rank and min(numbered_rank) <= ORDER["roman"] + 1:
         top_order = min(numbered_rank)
         tops = [i for i, c in enumerate(candidates) if c.numbered and c.order == top_order]
-        _below_within(candidates, keys, tops, top_order)
+        _below_within(candidates, keys, tops, top_order, _restarting(candidates, tops))
     # notes to financial statements ("Note 1 - Revenue" ... "NOTE 9 - SEGMENTS") hold every heading
     # between the first and the last of them: an unnumbered heading there is a note's sub-heading,
     # even in a bolder face than the notes' own
@@ -333,12 +338,45 @@ def rank_headings(candidates: list[Candidate], line_offsets: dict[int, int]) -> 
 
 
 def _below_within(
-    candidates: list[Candidate], keys: list[tuple[float, int]], span: list[int], order: int
+    candidates: list[Candidate],
+    keys: list[tuple[float, int]],
+    span: list[int],
+    order: int,
+    parents: frozenset[int] = frozenset(),
 ) -> None:
-    """Rank every unnumbered heading between ``span``'s first and last below numbering ``order``."""
+    """Rank every unnumbered heading between ``span``'s first and last below numbering ``order``.
+
+    The headings in ``parents`` keep their rank.
+    """
     for i in range(span[0] + 1, span[-1]):
-        if not candidates[i].numbered and keys[i][0] < order:
+        if not candidates[i].numbered and keys[i][0] < order and i not in parents:
             keys[i] = (order + 0.5, keys[i][1])
+
+
+def _restarting(candidates: list[Candidate], tops: list[int]) -> frozenset[int]:
+    """Unnumbered headings larger than the top numbered ones, after which their numbers start again.
+
+    A manual of several parts numbers each part's sections from 1 under the
+    part's unnumbered title (``Transactions``, then ``1. Overview``): that title
+    is their parent, not a heading inside the previous part's last section.
+    """
+    numbers = {i: _top_number(classify(candidates[i].title)) for i in tops}
+    # (a title set again and again is furniture: a company's name on its blank pages)
+    seen = Counter(" ".join(c.title.casefold().split()) for c in candidates)
+    out: set[int] = set()
+    for before, after in itertools.pairwise(tops):
+        b, a = numbers[before], numbers[after]
+        if b is None or a is None or a >= b:
+            continue
+        size = max(candidates[before].size, candidates[after].size)
+        out.update(
+            i
+            for i in range(before + 1, after)
+            if not candidates[i].numbered
+            and candidates[i].size > size + 0.5
+            and seen[" ".join(candidates[i].title.casefold().split())] == 1
+        )
+    return frozenset(out)
 
 
 def _notes_block(candidates: list[Candidate], notes: list[int]) -> Candidate | None:
