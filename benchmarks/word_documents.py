@@ -150,7 +150,7 @@ def look(document: Any, name: str) -> None:
     styles = document.styles
     if name == "word2010":
         return  # python-docx's template: Word 2010's Cambria headings over Calibri text
-    if name in ("word2013", "numbered"):
+    if name in ("word2013", "numbered", "corporate"):
         _font(styles["Normal"], "Calibri", 11, None, None)
         for level, size in ((1, 16), (2, 13), (3, 12), (4, 11)):
             _font(styles[f"Heading {level}"], "Calibri Light", size, False, level == 4)
@@ -159,6 +159,14 @@ def look(document: Any, name: str) -> None:
         for level, size, italic in ((1, 14, False), (2, 12, False), (3, 11, True), (4, 10, True)):
             _font(styles[f"Heading {level}"], "Arial", size, True, italic)
         styles["Heading 1"].font.all_caps = True
+    elif name == "policy":
+        _font(styles["Normal"], "Arial", 10, None, None)
+        for level, size, italic in ((1, 12, False), (2, 10, False), (3, 10, True), (4, 10, True)):
+            _font(styles[f"Heading {level}"], "Arial", size, True, italic)
+    elif name == "handbook":
+        _font(styles["Normal"], "Liberation Serif", 11, None, None)
+        for level, size in ((1, 18), (2, 14), (3, 12), (4, 11)):
+            _font(styles[f"Heading {level}"], "Liberation Sans", size, True, level == 4)
     elif name == "legal":
         _font(styles["Normal"], "Times New Roman", 12, None, None)
         for level, bold, italic in ((1, True, False), (2, True, False), (3, False, True), (4, False, True)):
@@ -170,29 +178,119 @@ def look(document: Any, name: str) -> None:
         styles[f"Heading {level}"].font.color.rgb = colour
 
 
-def write_docx(path: Path, title: str, blocks: list[Block], style: str) -> None:
-    """Write one document: a title page, then the blocks, with the title as running head."""
+def _page_field(paragraph: Any, prefix: str) -> None:
+    """Append ``prefix`` and a PAGE field (the page's number) to ``paragraph``."""
+    from docx.oxml import OxmlElement
+    from docx.oxml.ns import qn
+
+    paragraph.add_run(prefix)
+    field = OxmlElement("w:fldSimple")
+    field.set(qn("w:instr"), "PAGE")
+    run = OxmlElement("w:r")
+    text = OxmlElement("w:t")
+    text.text = "1"
+    run.append(text)
+    field.append(run)
+    paragraph._p.append(field)
+
+
+_FIGURES = (
+    ("Total revenue", "12,480", "11,902"),
+    ("Cost of revenue", "(7,311)", "(7,050)"),
+    ("Gross margin", "5,169", "4,852"),
+    ("Operating expenses", "(3,204)", "(3,118)"),
+    ("Net income", "1,965", "1,734"),
+)
+
+
+def _table(document: Any, caption: str | None) -> None:
+    """A table of figures: a bold header row, row labels, two columns of amounts."""
+    if caption is not None:
+        document.add_paragraph(caption, style="Caption")
+    table = document.add_table(rows=1 + len(_FIGURES), cols=3)
+    table.style = document.styles["Table Grid"]
+    for k, cell in enumerate(table.rows[0].cells):
+        cell.text = ("", "2023", "2022")[k]
+        for run in cell.paragraphs[0].runs:
+            run.bold = True
+    for row, values in zip(table.rows[1:], _FIGURES, strict=True):
+        for k, value in enumerate(values):
+            row.cells[k].text = value
+            if k == 0 and value in ("Gross margin", "Net income"):
+                row.cells[k].paragraphs[0].runs[0].bold = True
+
+
+def heading_texts(blocks: list[Block], style: str) -> list[tuple[int, str]]:
+    """The headings as the document prints them: ``(level, text)``, numbered as the look numbers them."""
+    numbers = [0] * 6
+    out = []
+    for kind, level, text in blocks:
+        if kind != "h":
+            continue
+        level = min(level, 4)
+        numbers[level - 1] += 1
+        numbers[level:] = [0] * (len(numbers) - level)
+        own = re.sub(r"^\d+(?:\.\d+)*\.?\s+", "", text)
+        number = ".".join(str(n) for n in numbers[:level])
+        if style == "numbered":  # (the source's own numbers give way to the document's)
+            text = f"{number} {own}"
+        elif style == "corporate":  # a multilevel list's number, a tab before the title
+            text = f"{number}\t{own}"
+        elif style == "policy":
+            text = f"Section {number}. {own}" if level == 1 else f"{number} {own}"
+        out.append((level, text))
+    return out
+
+
+def write_docx(
+    path: Path,
+    title: str,
+    blocks: list[Block],
+    style: str,
+    contents: list[tuple[int, str, int]] | None = None,
+) -> None:
+    """Write one document: a title page, then the blocks, with the title as running head.
+
+    With ``contents`` (level, title, page), a contents page follows the title
+    page: each title, a row of dots and its page, as a word processor's
+    contents field prints them.
+    """
     import docx
-    from docx.enum.text import WD_BREAK
+    from docx.enum.text import WD_ALIGN_PARAGRAPH, WD_BREAK, WD_TAB_ALIGNMENT, WD_TAB_LEADER
+    from docx.shared import Inches, Pt
 
     document = docx.Document()
     look(document, style)
     document.sections[0].header.paragraphs[0].text = title
+    if style in ROUND_2:
+        footer = document.sections[0].footer.paragraphs[0]
+        footer.alignment = WD_ALIGN_PARAGRAPH.CENTER
+        _page_field(footer, "Page " if style != "handbook" else "")
     document.add_paragraph(title, style="Title")
     document.add_paragraph("A document for testing heading detection", style="Subtitle")
     document.add_paragraph("Prepared by the sectionrag project").add_run().add_break(WD_BREAK.PAGE)
-    numbers = [0] * 6
-    for kind, level, text in blocks:
+    if contents is not None:
+        head = document.add_paragraph().add_run("Contents")
+        head.bold, head.font.size = True, Pt(16)
+        for level, text, page in contents:
+            para = document.add_paragraph(f"{text.replace(chr(9), ' ')}\t{page}")
+            para.paragraph_format.left_indent = Inches(0.25 * (level - 1))
+            para.paragraph_format.tab_stops.add_tab_stop(
+                Inches(6), WD_TAB_ALIGNMENT.RIGHT, WD_TAB_LEADER.DOTS
+            )
+        para.add_run().add_break(WD_BREAK.PAGE)
+    headings = iter(heading_texts(blocks, style))
+    seen = 0
+    for kind, _, text in blocks:
         if kind == "h":
-            level = min(level, 4)
-            if style == "numbered":  # (the source's own numbers give way to the document's)
-                numbers[level - 1] += 1
-                numbers[level:] = [0] * (len(numbers) - level)
-                own = re.sub(r"^\d+(?:\.\d+)*\.?\s+", "", text)
-                text = ".".join(str(n) for n in numbers[:level]) + " " + own
-            document.add_heading(text, level=level)
+            level, printed = next(headings)
+            document.add_heading(printed if style in ("numbered", *ROUND_2) else text, level=level)
+            seen += 1
+            if style in ROUND_2 and seen % 4 == 0:
+                caption = f"Table {seen // 4}: Summary of results" if style == "handbook" else None
+                _table(document, caption)
         elif kind == "li":
-            document.add_paragraph(text, style="List Bullet")
+            document.add_paragraph(text, style="List Number" if style == "policy" else "List Bullet")
         elif kind == "code":
             para = document.add_paragraph()
             run = para.add_run(text)
@@ -202,30 +300,67 @@ def write_docx(path: Path, title: str, blocks: list[Block], style: str) -> None:
     document.save(str(path))
 
 
+#: the first round's looks; the second's add a contents page, tables, page numbers and more
 LOOKS = ("legal", "numbered", "report", "word2010", "word2013")
+ROUND_2 = ("corporate", "handbook", "policy")
 
 
-def documents() -> list[tuple[str, str, Callable[[], list[Block]], str]]:
-    """Every (name, title, blocks, look), in name order."""
-    out = [(f"{s}-{lk}", title, blocks, lk) for s, title, blocks in SOURCES for lk in LOOKS]
-    return sorted(out, key=lambda d: d[0])
+def documents() -> list[tuple[str, str, Callable[[], list[Block]], str, str]]:
+    """Every (name, title, blocks, look, set), in name order within each round.
+
+    Each round is split by name order before any output was looked at: the
+    first, third, fifth ... document is development data, the others held out.
+    """
+    out = []
+    for looks, label in ((LOOKS, ""), (ROUND_2, " (round 2)")):
+        docs = sorted((f"{s}-{lk}", title, blocks, lk) for s, title, blocks in SOURCES for lk in looks)
+        for k, (name, title, blocks, lk) in enumerate(docs):
+            out.append((name, title, blocks, lk, ("development" if k % 2 == 0 else "held-out") + label))
+    return out
 
 
-def set_of(index: int) -> str:
-    return "development" if index % 2 == 0 else "held-out"
+def _convert(source: Path, folder: Path) -> Path | None:
+    pdf = source.with_suffix(".pdf")
+    pdf.unlink(missing_ok=True)
+    command = ["soffice", "--headless", "--convert-to", "pdf", "--outdir", str(folder), str(source)]
+    subprocess.run(command, capture_output=True, check=False, timeout=300)
+    return pdf if pdf.is_file() else None
 
 
-def build(folder: Path) -> list[tuple[str, Path | None]]:
-    """Write every document and convert it with LibreOffice: ``(name, PDF or None)``."""
-    out: list[tuple[str, Path | None]] = []
-    for name, title, blocks, lk in documents():
+def _bookmarks(pdf: Path) -> list[tuple[int, str, int]]:
+    """``(level, title, page)`` of a PDF's bookmarks, pages counted from 1."""
+    import pypdfium2 as pdfium
+
+    from sectionrag.parsers._pdf_outline import read_outline
+
+    document = pdfium.PdfDocument(str(pdf))
+    try:
+        return [(level, title, page) for level, title, page, _ in read_outline(document)]
+    finally:
+        document.close()
+
+
+def build(folder: Path) -> list[tuple[str, str, Path | None]]:
+    """Write every document and convert it with LibreOffice: ``(name, set, PDF or None)``.
+
+    A look with a contents page is written twice: with placeholder page
+    numbers, then with the pages its bookmarks give (the contents page holds
+    as many lines either way, so no page moves).
+    """
+    out: list[tuple[str, str, Path | None]] = []
+    for name, title, blocks, lk, which in documents():
         source = folder / f"{name}.docx"
-        write_docx(source, title, blocks(), lk)
-        pdf = source.with_suffix(".pdf")
-        pdf.unlink(missing_ok=True)
-        command = ["soffice", "--headless", "--convert-to", "pdf", "--outdir", str(folder), str(source)]
-        subprocess.run(command, capture_output=True, check=False, timeout=300)
-        out.append((name, pdf if pdf.is_file() else None))
+        items = blocks()
+        contents = None
+        if lk in ROUND_2:
+            contents = [(level, text, 0) for level, text in heading_texts(items, lk) if level <= 2]
+            write_docx(source, title, items, lk, contents)
+            first = _convert(source, folder)
+            if first is not None:
+                pages = {text.replace("\t", " "): page for _, text, page in _bookmarks(first)}
+                contents = [(lv, text, pages.get(text.replace("\t", " "), 0)) for lv, text, _ in contents]
+        write_docx(source, title, items, lk, contents)
+        out.append((name, which, _convert(source, folder)))
     return out
 
 
@@ -244,14 +379,14 @@ def main(argv: list[str] | None = None) -> int:
     by_set: dict[str, list[he.Row]] = {}
     print("| document | set | truth | found | matched | F1 (depth) | recall | level agreement |")
     print("|---|---|---:|---:|---:|---:|---:|---:|")
-    for k, (name, pdf) in enumerate(build(folder)):
+    for name, which, pdf in build(folder):
         if pdf is None:
-            print(f"| {name} | {set_of(k)} | not converted | | | | | |")
+            print(f"| {name} | {which} | not converted | | | | | |")
             continue
         r = he.evaluate(pdf)
-        by_set.setdefault(set_of(k), []).append(r)
+        by_set.setdefault(which, []).append(r)
         print(
-            f"| {name} | {set_of(k)} | {r.truth} | {r.found} | {r.matched} | {r.f1_in_depth:.2f} | "
+            f"| {name} | {which} | {r.truth} | {r.found} | {r.matched} | {r.f1_in_depth:.2f} | "
             f"{r.recall:.2f} | {r.level_agreement:.2f} |"
         )
     print()

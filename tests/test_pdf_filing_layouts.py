@@ -177,6 +177,17 @@ def test_note_numbering_needs_a_number_a_stop_and_a_title():
     assert normalize_for_match("NOTE 7 \u2014 GOODWILL") == normalize_for_match("Goodwill")
 
 
+def test_item_numbering_is_a_whole_number_of_one_or_two_digits():
+    from sectionrag.parsers.headings import classify
+
+    for text, label in (("Item 1A. Risk Factors", "Item 1A"), ("ITEM 7A\u2014QUANTITATIVE", "ITEM 7A")):
+        style = classify(text)
+        assert style is not None and style.kind == "item" and style.label == label, text
+    # a paragraph about item 176 of a memo is no "Item 17" with the title "6 (Gosper): ..."
+    style = classify("Item 176 (Gosper): The banana phenomenon was encountered")
+    assert style is None or style.kind != "item"
+
+
 def test_page_of_references_set_smaller_keeps_the_heading_above_them(tmp_path: Path):
     # a paper's last page: its references at 7 pt, each entry a long line and a short one, under a
     # bold 9 pt heading; the page reads by its references' face, whose leading is the distance

@@ -431,3 +431,13 @@ def test_numbered_heading_a_point_larger_in_the_text_face_with_space_only_above(
         "1.1.2 Concurrency": 3,
         "1.2 Configuration": 2,
     }
+
+
+def test_chapter_label_over_a_table_caption_is_titled_by_itself(tmp_path: Path):
+    # a chapter that opens with a table: "Chapter 4" in 18 pt bold, then the table's caption in
+    # 9 pt bold right under it; the caption is no title of the chapter
+    f = Flow()
+    for n in (3, 4, 5):
+        f.heading(f"Chapter {n}", 18).line("Table 1: Summary of results", size=9, bold=True).para(8)
+    doc = parse(f.write(tmp_path / "chapters.pdf"))
+    assert titles(doc) == ["Chapter 3", "Chapter 4", "Chapter 5"]

@@ -292,6 +292,7 @@ def find_headings(pages: list[list[PdfLine]], body: float) -> list[Candidate]:
                 if (
                     label_first
                     and not nxt_numbered
+                    and not _CAPTION.match(nxt.text)  # ("Chapter 4" over "Table 1: Summary" is no title)
                     and (nxt.size >= min(ln.size - 0.6, 1.2 * page_body) or nxt.bold or is_all_caps(nxt.text))
                     and not (len(group) == 1 and label_word and _bare_number(nxt.text) is None)
                 ):

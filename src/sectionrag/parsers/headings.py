@@ -150,7 +150,9 @@ _PATTERNS: tuple[tuple[str, int | None, re.Pattern[str]], ...] = (
     (
         "item",
         2,
-        re.compile(r"^(?P<label>(?:ITEM|Item)\s+\d{1,2}[A-Z]?)(?:\.|:|\s*[-\u2013\u2014])?\s*(?P<rest>.*)$"),
+        re.compile(
+            r"^(?P<label>(?:ITEM|Item)\s+\d{1,2}[A-Z]?)\b(?:\.|:|\s*[-\u2013\u2014])?\s*(?P<rest>.*)$"
+        ),
     ),
     (
         "note",
