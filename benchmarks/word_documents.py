@@ -167,6 +167,15 @@ def look(document: Any, name: str) -> None:
         _font(styles["Normal"], "Liberation Serif", 11, None, None)
         for level, size in ((1, 18), (2, 14), (3, 12), (4, 11)):
             _font(styles[f"Heading {level}"], "Liberation Sans", size, True, level == 4)
+    elif name == "redbook":
+        _font(styles["Normal"], "Liberation Serif", 10, None, None)
+        for level, size in ((1, 24), (2, 14), (3, 12), (4, 11)):
+            _font(styles[f"Heading {level}"], "Liberation Sans", size, True, False)
+    elif name == "rulebook":
+        _font(styles["Normal"], "Liberation Serif", 9.5, None, None)
+        for level, size in ((1, 20), (2, 13), (3, 10.5), (4, 9.5)):
+            _font(styles[f"Heading {level}"], "Liberation Serif", size, True, level >= 3)
+        styles["Heading 2"].font.small_caps = True
     elif name == "legal":
         _font(styles["Normal"], "Times New Roman", 12, None, None)
         for level, bold, italic in ((1, True, False), (2, True, False), (3, False, True), (4, False, True)):
@@ -238,6 +247,11 @@ def heading_texts(blocks: list[Block], style: str) -> list[tuple[int, str]]:
             text = f"{number}\t{own}"
         elif style == "policy":
             text = f"Section {number}. {own}" if level == 1 else f"{number} {own}"
+        elif style == "redbook":  # "Chapter 3." over the chapter's title, in one heading
+            label = "" if own.startswith("Chapter") else f"Chapter {number}.\n"
+            text = f"{label}{own}" if level == 1 else f"{number} {own}"
+        elif style == "rulebook":
+            text = f"Chapter {number}: {own}" if level == 1 else own
         out.append((level, text))
     return out
 
@@ -262,10 +276,10 @@ def write_docx(
     document = docx.Document()
     look(document, style)
     document.sections[0].header.paragraphs[0].text = title
-    if style in ROUND_2:
+    if style in ROUND_2 or style in ROUND_3:
         footer = document.sections[0].footer.paragraphs[0]
         footer.alignment = WD_ALIGN_PARAGRAPH.CENTER
-        _page_field(footer, "Page " if style != "handbook" else "")
+        _page_field(footer, "Page " if style in ("corporate", "policy") else "")
     document.add_paragraph(title, style="Title")
     document.add_paragraph("A document for testing heading detection", style="Subtitle")
     document.add_paragraph("Prepared by the sectionrag project").add_run().add_break(WD_BREAK.PAGE)
@@ -273,22 +287,39 @@ def write_docx(
         head = document.add_paragraph().add_run("Contents")
         head.bold, head.font.size = True, Pt(16)
         for level, text, page in contents:
-            para = document.add_paragraph(f"{text.replace(chr(9), ' ')}\t{page}")
+            para = document.add_paragraph(f"{' '.join(text.split())}\t{page}")  # (on one line)
             para.paragraph_format.left_indent = Inches(0.25 * (level - 1))
             para.paragraph_format.tab_stops.add_tab_stop(
                 Inches(6), WD_TAB_ALIGNMENT.RIGHT, WD_TAB_LEADER.DOTS
             )
         para.add_run().add_break(WD_BREAK.PAGE)
+    if style == "redbook":
+        for level, name, text in _FRONT:
+            document.add_heading(name, level=level)
+            document.add_paragraph(text)
+    if style == "rulebook":
+        _two_columns(document)
     headings = iter(heading_texts(blocks, style))
     seen = 0
     for kind, _, text in blocks:
         if kind == "h":
             level, printed = next(headings)
-            document.add_heading(printed if style in ("numbered", *ROUND_2) else text, level=level)
+            document.add_heading(printed if style in ("numbered", *ROUND_2, *ROUND_3) else text, level=level)
             seen += 1
             if style in ROUND_2 and seen % 4 == 0:
                 caption = f"Table {seen // 4}: Summary of results" if style == "handbook" else None
                 _table(document, caption)
+            if style == "rulebook" and level == 1:
+                quote, source = _EPIGRAPHS[seen % len(_EPIGRAPHS)]
+                document.add_paragraph().add_run(f"\u201c{quote}\u201d").italic = True
+                attribution = document.add_paragraph()
+                attribution.add_run(source).italic = True
+                attribution.alignment = WD_ALIGN_PARAGRAPH.RIGHT
+            if style == "rulebook" and seen % 3 == 0:
+                _sidebar(
+                    document, "Variant: Quick Play", "Players who want a shorter game may skip this step."
+                )
+                _table(document, None)
         elif kind == "li":
             document.add_paragraph(text, style="List Number" if style == "policy" else "List Bullet")
         elif kind == "code":
@@ -297,12 +328,55 @@ def write_docx(
             run.font.name = "Courier New"
         else:
             document.add_paragraph(text)
+    if style == "redbook":
+        for level, name, text in _BACK:
+            document.add_heading(name, level=level)
+            document.add_paragraph(text)
     document.save(str(path))
+
+
+def _two_columns(document: Any) -> None:
+    """Set the document's text in two columns."""
+    from docx.oxml import OxmlElement
+    from docx.oxml.ns import qn
+
+    columns = OxmlElement("w:cols")
+    columns.set(qn("w:num"), "2")
+    columns.set(qn("w:space"), "360")
+    document.sections[0]._sectPr.append(columns)
+
+
+def _sidebar(document: Any, title: str, text: str) -> None:
+    """A boxed sidebar: a one-cell table holding a bold title and a paragraph."""
+    table = document.add_table(rows=1, cols=1)
+    table.style = document.styles["Table Grid"]
+    cell = table.rows[0].cells[0]
+    cell.paragraphs[0].add_run(title).bold = True
+    cell.add_paragraph(text)
 
 
 #: the first round's looks; the second's add a contents page, tables, page numbers and more
 LOOKS = ("legal", "numbered", "report", "word2010", "word2013")
 ROUND_2 = ("corporate", "handbook", "policy")
+#: the third round's: a technical book's chapters, front and back matter; a rule book's two columns,
+#: epigraphs and sidebars
+ROUND_3 = ("redbook", "rulebook")
+_EPIGRAPHS = (
+    ("Measure twice, and cut once.", "\u2014Carpenters' saying."),
+    ("Old stones remember what young hands forget.", "\u2014Dwarven saying."),
+    ("Every map is wrong somewhere.", "\u2014A surveyor's notebook."),
+)
+_FRONT = (
+    (1, "Notices", "This information was developed for products and services offered in many countries."),
+    (2, "Trademarks", "The names used in this document may be trademarks of their owners."),
+    (1, "Preface", "This book explains the subject for readers who build and run systems."),
+    (2, "Authors", "This book was produced by a team of specialists from around the world."),
+    (2, "Comments welcome", "Your comments are important to us; send them to the address below."),
+)
+_BACK = (
+    (1, "Related publications", "The publications listed here are suitable for a more detailed discussion."),
+    (2, "Online resources", "These websites are also relevant as further information sources."),
+)
 
 
 def documents() -> list[tuple[str, str, Callable[[], list[Block]], str, str]]:
@@ -312,7 +386,7 @@ def documents() -> list[tuple[str, str, Callable[[], list[Block]], str, str]]:
     first, third, fifth ... document is development data, the others held out.
     """
     out = []
-    for looks, label in ((LOOKS, ""), (ROUND_2, " (round 2)")):
+    for looks, label in ((LOOKS, ""), (ROUND_2, " (round 2)"), (ROUND_3, " (round 3)")):
         docs = sorted((f"{s}-{lk}", title, blocks, lk) for s, title, blocks in SOURCES for lk in looks)
         for k, (name, title, blocks, lk) in enumerate(docs):
             out.append((name, title, blocks, lk, ("development" if k % 2 == 0 else "held-out") + label))
@@ -352,13 +426,16 @@ def build(folder: Path) -> list[tuple[str, str, Path | None]]:
         source = folder / f"{name}.docx"
         items = blocks()
         contents = None
-        if lk in ROUND_2:
-            contents = [(level, text, 0) for level, text in heading_texts(items, lk) if level <= 2]
+        if lk in ROUND_2 or lk == "redbook":
+            listed = heading_texts(items, lk)
+            if lk == "redbook":  # (a book's contents lists its front and back matter too)
+                listed = [*((lv, name) for lv, name, _ in _FRONT), *listed, *((lv, n) for lv, n, _ in _BACK)]
+            contents = [(level, text, 0) for level, text in listed if level <= 2]
             write_docx(source, title, items, lk, contents)
             first = _convert(source, folder)
             if first is not None:
-                pages = {text.replace("\t", " "): page for _, text, page in _bookmarks(first)}
-                contents = [(lv, text, pages.get(text.replace("\t", " "), 0)) for lv, text, _ in contents]
+                pages = {" ".join(text.split()): page for _, text, page in _bookmarks(first)}
+                contents = [(lv, text, pages.get(" ".join(text.split()), 0)) for lv, text, _ in contents]
         write_docx(source, title, items, lk, contents)
         out.append((name, which, _convert(source, folder)))
     return out

@@ -673,3 +673,25 @@ def test_numbering_fits():
     ]
     fits = [_numbering_fits(heads, i) for i in range(len(heads))]  # type: ignore[arg-type]
     assert fits == [True, True, True, False, True, True, True, True]
+
+
+def test_numbering_fits_after_a_siblings_sub_heading_and_before_a_sibling():
+    from sectionrag.parsers._pdf_levels import _numbering_fits
+
+    class C:
+        def __init__(self, title: str) -> None:
+            self.title = title
+
+    # "3.3.2" after "3.3.1.1" (a sub-heading of its sibling) fits, and so does "3.3.4" before
+    # "3.3.5"; a list step "2. Click" between unrelated headings still does not
+    titles = (
+        "3.3.1 Determination",
+        "3.3.1.1 Examples",
+        "3.3.2 Expressions",
+        "Views",
+        "3.3.4 Example",
+        "3.3.5 End",
+    )
+    heads = [C(t) for t in (*titles, "Usage", "2. Click on Settings", "Notes")]
+    fits = [_numbering_fits(heads, i) for i in range(len(heads))]  # type: ignore[arg-type]
+    assert fits == [True, True, True, True, True, True, True, False, True]

@@ -628,9 +628,11 @@ def _numbering_fits(candidates: list[Candidate], i: int) -> bool:
         return True
     if before is None:
         return False
-    sibling = (
-        "." in label
-        and before.count(".") == label.count(".")
-        and before.rsplit(".", 1)[0] == label.rsplit(".", 1)[0]
+    parent = label.rsplit(".", 1)[0] if "." in label else None
+    # a sibling before it, or one of a sibling's sub-headings ("3.3.2" after "3.3.1.1"), or a
+    # sibling after it ("3.3.2" before "3.3.3")
+    sibling = parent is not None and (
+        (before.startswith(parent + ".") and before.count(".") >= label.count("."))
+        or (after is not None and after.count(".") == label.count(".") and after.startswith(parent + "."))
     )
     return label.startswith(before + ".") or sibling
