@@ -119,6 +119,105 @@ def _sqlite() -> list[Block]:
     return markdown_blocks(DOCS / "manual" / "sqlite_manual.md")
 
 
+_ITEMS = (
+    ("PART I", None),
+    (
+        "Item 1. Business",
+        ("Overview", "Products and Services", "Competition", "Human Capital", "Available Information"),
+    ),
+    (
+        "Item 1A. Risk Factors",
+        ("Macroeconomic and Industry Risks", "Operational Risks", "Legal and Regulatory Risks"),
+    ),
+    ("Item 1B. Unresolved Staff Comments", ()),
+    ("Item 1C. Cybersecurity", ("Risk Management and Strategy", "Governance")),
+    ("Item 2. Properties", ()),
+    ("Item 3. Legal Proceedings", ()),
+    ("Item 4. Mine Safety Disclosures", ()),
+    ("PART II", None),
+    (
+        "Item 5. Market for Registrant's Common Equity, Related Stockholder Matters and Issuer "
+        "Purchases of Equity Securities",
+        ("Stock Performance Graph",),
+    ),
+    ("Item 6. [Reserved]", ()),
+    (
+        "Item 7. Management's Discussion and Analysis of Financial Condition and Results of Operations",
+        (
+            "Overview",
+            "Results of Operations",
+            "Liquidity and Capital Resources",
+            "Critical Accounting Estimates",
+        ),
+    ),
+    ("Item 7A. Quantitative and Qualitative Disclosures About Market Risk", ()),
+    (
+        "Item 8. Financial Statements and Supplementary Data",
+        (
+            "CONSOLIDATED STATEMENTS OF OPERATIONS",
+            "CONSOLIDATED BALANCE SHEETS",
+            "Note 1 \u2013 Summary of Significant Accounting Policies",
+            "Note 2 \u2013 Revenue",
+            "Note 3 \u2013 Income Taxes",
+        ),
+    ),
+    ("Item 9. Changes in and Disagreements with Accountants on Accounting and Financial Disclosure", ()),
+    ("Item 9A. Controls and Procedures", ()),
+    ("Item 9B. Other Information", ()),
+    ("PART III", None),
+    ("Item 10. Directors, Executive Officers and Corporate Governance", ()),
+    ("Item 11. Executive Compensation", ()),
+    ("PART IV", None),
+    ("Item 15. Exhibit and Financial Statement Schedules", ()),
+    ("Item 16. Form 10-K Summary", ()),
+)
+
+
+def annual_report_blocks(path: Path) -> list[Block]:
+    """An annual report on Form 10-K: its PARTs, Items and sub-headings, filled with a filing's prose.
+
+    The headings are the form's (and common sub-headings); the paragraphs are
+    the prose of a quarterly report of the retrieval set, in their order.
+    """
+    prose = [
+        " ".join(p.split())
+        for p in re.split(r"\n\s*\n", path.read_text(encoding="utf-8"))
+        if len(p) > 300 and not p.lstrip().startswith(("#", "|")) and "|" not in p
+    ]
+    pick = iter(prose * 3)
+    blocks: list[Block] = []
+    for title, subs in _ITEMS:
+        if subs is None:
+            blocks.append(("h", 1, title))
+            continue
+        blocks += [("h", 2, title), ("p", 0, next(pick))]
+        for sub in subs:
+            blocks += [("h", 3, sub), ("p", 0, next(pick)), ("p", 0, next(pick))]
+            if sub.startswith("CONSOLIDATED"):
+                blocks.append(("table", 0, sub))
+    return blocks
+
+
+def _msft() -> list[Block]:
+    return annual_report_blocks(DOCS / "finance" / "2023_Q3_MSFT.md")
+
+
+def _aapl() -> list[Block]:
+    return annual_report_blocks(DOCS / "finance" / "2023_Q3_AAPL.md")
+
+
+def _intc() -> list[Block]:
+    return annual_report_blocks(DOCS / "finance" / "2023_Q3_INTC.md")
+
+
+#: the fourth round's: annual reports on Form 10-K (name, title, blocks)
+FILINGS: tuple[tuple[str, str, Callable[[], list[Block]]], ...] = (
+    ("aapl", "Apple Inc. 2023 Form 10-K", _aapl),
+    ("intc", "Intel Corporation 2023 Form 10-K", _intc),
+    ("msft", "Microsoft Corporation 2023 Form 10-K", _msft),
+)
+
+
 #: (name, title, blocks)
 SOURCES: tuple[tuple[str, str, Callable[[], list[Block]]], ...] = (
     ("jargon", "Selected Entries of the Jargon File", _jargon),
@@ -176,13 +275,24 @@ def look(document: Any, name: str) -> None:
         for level, size in ((1, 20), (2, 13), (3, 10.5), (4, 9.5)):
             _font(styles[f"Heading {level}"], "Liberation Serif", size, True, level >= 3)
         styles["Heading 2"].font.small_caps = True
+    elif name in ("filing-times", "filing-tabbed"):
+        _font(styles["Normal"], "Times New Roman", 10, None, None)
+        for level, bold, italic in ((1, True, False), (2, True, False), (3, True, True), (4, False, True)):
+            _font(styles[f"Heading {level}"], "Times New Roman", 10, bold, italic)
+        styles["Heading 1"].paragraph_format.alignment = WD_ALIGN_PARAGRAPH.CENTER
+    elif name == "filing-arial":
+        _font(styles["Normal"], "Arial", 9, None, None)
+        for level, size in ((1, 10), (2, 9), (3, 9), (4, 9)):
+            _font(styles[f"Heading {level}"], "Arial", size, True, False)
+        styles["Heading 1"].paragraph_format.alignment = WD_ALIGN_PARAGRAPH.CENTER
+        styles["Heading 2"].font.all_caps = True
     elif name == "legal":
         _font(styles["Normal"], "Times New Roman", 12, None, None)
         for level, bold, italic in ((1, True, False), (2, True, False), (3, False, True), (4, False, True)):
             _font(styles[f"Heading {level}"], "Times New Roman", 12, bold, italic)
         styles["Heading 1"].font.all_caps = True
         styles["Heading 1"].paragraph_format.alignment = WD_ALIGN_PARAGRAPH.CENTER
-    colour = None if name == "legal" else styles["Heading 1"].font.color.rgb
+    colour = None if name == "legal" or name.startswith("filing") else styles["Heading 1"].font.color.rgb
     for level in range(1, 5):
         styles[f"Heading {level}"].font.color.rgb = colour
 
@@ -252,6 +362,8 @@ def heading_texts(blocks: list[Block], style: str) -> list[tuple[int, str]]:
             text = f"{label}{own}" if level == 1 else f"{number} {own}"
         elif style == "rulebook":
             text = f"Chapter {number}: {own}" if level == 1 else own
+        elif style == "filing-tabbed":  # the Item's number, a tab, its title
+            text = re.sub(r"^(Item \d+[A-C]?\.) ", "\\1\t", text)
         out.append((level, text))
     return out
 
@@ -276,16 +388,29 @@ def write_docx(
     document = docx.Document()
     look(document, style)
     document.sections[0].header.paragraphs[0].text = title
-    if style in ROUND_2 or style in ROUND_3:
+    if style in FILING_LOOKS:
+        document.sections[0].header.paragraphs[0].text = "Table of Contents"
+    if style in ROUND_2 or style in ROUND_3 or style in FILING_LOOKS:
         footer = document.sections[0].footer.paragraphs[0]
         footer.alignment = WD_ALIGN_PARAGRAPH.CENTER
         _page_field(footer, "Page " if style in ("corporate", "policy") else "")
-    document.add_paragraph(title, style="Title")
-    document.add_paragraph("A document for testing heading detection", style="Subtitle")
-    document.add_paragraph("Prepared by the sectionrag project").add_run().add_break(WD_BREAK.PAGE)
+    if style in FILING_LOOKS:
+        for k, (line, bold) in enumerate(_COVER):
+            para = document.add_paragraph()
+            para.add_run(line).bold = bold
+            para.alignment = WD_ALIGN_PARAGRAPH.CENTER if k < 8 else WD_ALIGN_PARAGRAPH.LEFT
+            if k == 6:
+                company = document.add_paragraph()
+                company.add_run(title.rsplit(" 2023", 1)[0].upper()).bold = True
+                company.alignment = WD_ALIGN_PARAGRAPH.CENTER
+        para.add_run().add_break(WD_BREAK.PAGE)
+    else:
+        document.add_paragraph(title, style="Title")
+        document.add_paragraph("A document for testing heading detection", style="Subtitle")
+        document.add_paragraph("Prepared by the sectionrag project").add_run().add_break(WD_BREAK.PAGE)
     if contents is not None:
-        head = document.add_paragraph().add_run("Contents")
-        head.bold, head.font.size = True, Pt(16)
+        head = document.add_paragraph().add_run("TABLE OF CONTENTS" if style in FILING_LOOKS else "Contents")
+        head.bold, head.font.size = True, Pt(12 if style in FILING_LOOKS else 16)
         for level, text, page in contents:
             para = document.add_paragraph(f"{' '.join(text.split())}\t{page}")  # (on one line)
             para.paragraph_format.left_indent = Inches(0.25 * (level - 1))
@@ -304,7 +429,8 @@ def write_docx(
     for kind, _, text in blocks:
         if kind == "h":
             level, printed = next(headings)
-            document.add_heading(printed if style in ("numbered", *ROUND_2, *ROUND_3) else text, level=level)
+            renamed = ("numbered", *ROUND_2, *ROUND_3, "filing-tabbed")
+            document.add_heading(printed if style in renamed else text, level=level)
             seen += 1
             if style in ROUND_2 and seen % 4 == 0:
                 caption = f"Table {seen // 4}: Summary of results" if style == "handbook" else None
@@ -320,6 +446,8 @@ def write_docx(
                     document, "Variant: Quick Play", "Players who want a shorter game may skip this step."
                 )
                 _table(document, None)
+        elif kind == "table":
+            _table(document, None)
         elif kind == "li":
             document.add_paragraph(text, style="List Number" if style == "policy" else "List Bullet")
         elif kind == "code":
@@ -361,6 +489,20 @@ ROUND_2 = ("corporate", "handbook", "policy")
 #: the third round's: a technical book's chapters, front and back matter; a rule book's two columns,
 #: epigraphs and sidebars
 ROUND_3 = ("redbook", "rulebook")
+#: the fourth round's: annual reports on Form 10-K
+FILING_LOOKS = ("filing-arial", "filing-tabbed", "filing-times")
+_COVER = (
+    ("UNITED STATES", True),
+    ("SECURITIES AND EXCHANGE COMMISSION", True),
+    ("Washington, D.C. 20549", False),
+    ("FORM 10-K", True),
+    ("\u2612 ANNUAL REPORT PURSUANT TO SECTION 13 OR 15(d) OF THE SECURITIES EXCHANGE ACT OF 1934", True),
+    ("For the fiscal year ended September 30, 2023", False),
+    ("OR", False),
+    ("\u2610 TRANSITION REPORT PURSUANT TO SECTION 13 OR 15(d) OF THE SECURITIES EXCHANGE ACT OF 1934", True),
+    ("Indicate by check mark if the registrant is a well-known seasoned issuer. Yes \u2612 No \u2610", False),
+    ("Indicate by check mark whether the registrant is a shell company. Yes \u2610 No \u2612", False),
+)
 _EPIGRAPHS = (
     ("Measure twice, and cut once.", "\u2014Carpenters' saying."),
     ("Old stones remember what young hands forget.", "\u2014Dwarven saying."),
@@ -386,8 +528,14 @@ def documents() -> list[tuple[str, str, Callable[[], list[Block]], str, str]]:
     first, third, fifth ... document is development data, the others held out.
     """
     out = []
-    for looks, label in ((LOOKS, ""), (ROUND_2, " (round 2)"), (ROUND_3, " (round 3)")):
-        docs = sorted((f"{s}-{lk}", title, blocks, lk) for s, title, blocks in SOURCES for lk in looks)
+    rounds = (
+        (SOURCES, LOOKS, ""),
+        (SOURCES, ROUND_2, " (round 2)"),
+        (SOURCES, ROUND_3, " (round 3)"),
+        (FILINGS, FILING_LOOKS, " (round 4)"),
+    )
+    for sources, looks, label in rounds:
+        docs = sorted((f"{s}-{lk}", title, blocks, lk) for s, title, blocks in sources for lk in looks)
         for k, (name, title, blocks, lk) in enumerate(docs):
             out.append((name, title, blocks, lk, ("development" if k % 2 == 0 else "held-out") + label))
     return out
@@ -426,7 +574,7 @@ def build(folder: Path) -> list[tuple[str, str, Path | None]]:
         source = folder / f"{name}.docx"
         items = blocks()
         contents = None
-        if lk in ROUND_2 or lk == "redbook":
+        if lk in ROUND_2 or lk == "redbook" or lk in FILING_LOOKS:
             listed = heading_texts(items, lk)
             if lk == "redbook":  # (a book's contents lists its front and back matter too)
                 listed = [*((lv, name) for lv, name, _ in _FRONT), *listed, *((lv, n) for lv, n, _ in _BACK)]

@@ -368,3 +368,34 @@ def test_short_contents_before_the_full_one_gives_way_to_it(tmp_path: Path):
     for chapter, topics in _chapters():
         assert levels[chapter] == levels["Chapter one"]
         assert all(levels.get(topic) == levels[chapter] + 1 for topic in topics), levels
+
+
+def test_listed_heading_wrapped_onto_a_second_line_keeps_both(tmp_path: Path):
+    # an annual report's contents lists "Item 5. Market for ... Equity Securities" on one line; the
+    # page sets it in capitals over two lines ("... AND ISSUER" / "PURCHASES OF EQUITY SECURITIES"):
+    # the heading is both lines, not the first one, which alone reads like the listed title's start
+    long = "Item 5. Market for Registrant's Common Equity, Related Stockholder Matters and Issuer"
+    items = [
+        "Item 1. Business",
+        "Item 2. Properties",
+        f"{long} Purchases of Equity Securities",
+        "Item 6. Reserved",
+    ]
+    f = Flow()
+    f.heading("Annual Report", 20, before=0).para(4).new_page()
+    contents = f.pages[-1]
+    for item in items:
+        f.new_page()
+        if item.startswith("Item 5."):
+            # (bold at the text's size, its lines at the text's leading: it reads as a bold paragraph
+            # but for the contents)
+            f.gap(14).line(long.upper(), bold=True).line("PURCHASES OF EQUITY SECURITIES", bold=True).para(8)
+        else:
+            f.heading(item.upper(), 10).para(8)
+    contents.lines.append(Line("TABLE OF CONTENTS", y=720, size=12, bold=True))
+    for k, item in enumerate(items):
+        contents.lines.append(Line(_leadered(item, k + 3), x=72, y=680 - 16 * k, size=9))
+    doc = parse(f.write(tmp_path / "wrapped-item.pdf"))
+    assert [s.title for s in doc.sections if s.title.startswith("ITEM 5")] == [
+        f"{long.upper()} PURCHASES OF EQUITY SECURITIES"
+    ]

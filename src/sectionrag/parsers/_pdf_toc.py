@@ -478,6 +478,7 @@ def _find_on_page(
         if label is not None and line_label is not None and not _same_label(label, line_label):
             continue
         text = first.text
+        best = None
         for count in range(1, 4):
             if count > 1:
                 nxt = lines[i + count - 1] if i + count - 1 < len(lines) else None
@@ -485,10 +486,16 @@ def _find_on_page(
                 if nxt is None or not 0 <= nxt.top - prev.bottom < 1.5 * max(prev.size, 1.0):
                     break
                 text = _join(text, nxt.text)
-            if _matches(target, normalize_for_match(text)):
-                return i, count
-            if len(normalize_for_match(text)) > len(target) + 5:
+            norm = normalize_for_match(text)
+            if _matches(target, norm):
+                best = count
+                if norm == target or not target.startswith(norm):
+                    break
+                continue  # the title's first lines: its last line may follow ("... AND ISSUER" / "PURCHASES")
+            if best is not None or len(norm) > len(target) + 5:
                 break
+        if best is not None:
+            return i, best
     return None
 
 
