@@ -441,3 +441,23 @@ def test_chapter_label_over_a_table_caption_is_titled_by_itself(tmp_path: Path):
         f.heading(f"Chapter {n}", 18).line("Table 1: Summary of results", size=9, bold=True).para(8)
     doc = parse(f.write(tmp_path / "chapters.pdf"))
     assert titles(doc) == ["Chapter 3", "Chapter 4", "Chapter 5"]
+
+
+def test_unnumbered_capitals_in_a_face_of_two_orders_stand_with_the_capitals(tmp_path: Path):
+    # ACM's conference format: "1 INTRODUCTION" and "2.1 Applied Econometrics" in one bold face,
+    # the sub-sections outnumbering the sections; "ACKNOWLEDGMENTS" and "REFERENCES" after the last
+    # section, in capitals, stand with the sections, not with the sub-sections
+    f = Flow()
+    for n, name in enumerate(("INTRODUCTION", "RELATED WORK", "METHOD"), start=1):
+        f.heading(f"{n} {name}", 11).para(4)
+        for k in (1, 2, 3):
+            f.heading(f"{n}.{k} Part {k} of {name.lower()}", 11).para(4)
+    f.heading("ACKNOWLEDGMENTS", 11).para(3).heading("REFERENCES", 11).para(3)
+    doc = parse(f.write(tmp_path / "acm.pdf"))
+    got = levels(doc)
+    assert {t: got[t] for t in ("3 METHOD", "3.2 Part 2 of method", "ACKNOWLEDGMENTS", "REFERENCES")} == {
+        "3 METHOD": 1,
+        "3.2 Part 2 of method": 2,
+        "ACKNOWLEDGMENTS": 1,
+        "REFERENCES": 1,
+    }

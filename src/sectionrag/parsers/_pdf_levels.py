@@ -247,6 +247,18 @@ def rank_headings(candidates: list[Candidate], line_offsets: dict[int, int]) -> 
         orders = Counter(c.order for c in candidates if style_key(c) == s and c.numbered)
         if orders:
             common[s] = orders.most_common(1)[0][0]
+    # in a face of several numbering orders, the order of each case (capitals or not) where it has one
+    cased: dict[tuple[tuple[float, bool, bool], bool], int] = {}
+    for s in styles:
+        if len({c.order for c in candidates if style_key(c) == s and c.numbered}) > 1:
+            for caps in (True, False):
+                by_case = Counter(
+                    c.order
+                    for c in candidates
+                    if style_key(c) == s and c.numbered and _capitals(c.title) == caps
+                )
+                if by_case and len(by_case) == 1:
+                    cased[s, caps] = next(iter(by_case))
     # Numbering decides the level of numbered headings ("1.2.1" is below "1.3" whatever its font);
     # an unnumbered style sits just below the nearest larger numbered style.
     numbered_styles = sorted(common, key=lambda s: style_rank[s])
@@ -294,6 +306,12 @@ def rank_headings(candidates: list[Candidate], line_offsets: dict[int, int]) -> 
         elif within(s, i):
             # set like "Item 2." and "Item 3." but between them, unnumbered: a heading inside the item
             keys.append((common[s] + 0.5, style_rank[s]))
+        elif (s, _capitals(c.title)) in cased:
+            # a face that sets two numbering orders ("1 INTRODUCTION" and "2.1 Applied Econometrics"
+            # in one bold): an unnumbered heading in capitals is level with the capitals' order
+            # ("REFERENCES" after "6 CONCLUSION")
+            order = cased[s, _capitals(c.title)]
+            keys.append((order, numbered_rank[order]))
         else:
             keys.append((order_of(s), style_rank[s]))
     # Between the first and the last top-level numbered heading, an unnumbered heading cannot
@@ -361,8 +379,12 @@ def _restarting(candidates: list[Candidate], tops: list[int]) -> frozenset[int]:
     is their parent, not a heading inside the previous part's last section.
     """
     numbers = {i: _top_number(classify(candidates[i].title)) for i in tops}
+
+    def key(c: Candidate) -> str:
+        return " ".join(c.title.casefold().split())
+
     # (a title set again and again is furniture: a company's name on its blank pages)
-    seen = Counter(" ".join(c.title.casefold().split()) for c in candidates)
+    seen = Counter(key(c) for c in candidates)
     out: set[int] = set()
     for before, after in itertools.pairwise(tops):
         b, a = numbers[before], numbers[after]
@@ -374,7 +396,7 @@ def _restarting(candidates: list[Candidate], tops: list[int]) -> frozenset[int]:
             for i in range(before + 1, after)
             if not candidates[i].numbered
             and candidates[i].size > size + 0.5
-            and seen[" ".join(candidates[i].title.casefold().split())] == 1
+            and seen[key(candidates[i])] == 1
         )
     return frozenset(out)
 
@@ -636,3 +658,11 @@ def _numbering_fits(candidates: list[Candidate], i: int) -> bool:
         or (after is not None and after.count(".") == label.count(".") and after.startswith(parent + "."))
     )
     return label.startswith(before + ".") or sibling
+
+
+def _capitals(title: str) -> bool:
+    """Tell whether a heading's words, its number aside, are in capitals (``6 CONCLUSION``)."""
+    style = classify(title)
+    words = style.rest if style is not None and style.rest else title
+    letters = [ch for ch in words if ch.isalpha()]
+    return len(letters) >= 3 and all(ch.isupper() for ch in letters)

@@ -229,7 +229,8 @@ def _run_in_cut(
     return idx
 
 
-# a sub-section's number (two levels or more) and a word: "9.1. Multiple integral signs. \\iint ..."
+# a sub-section's number (two levels or more), or a number and a parenthesis, and a word:
+# "9.1. Multiple integral signs. \\iint ...", IEEE's "1) Penalized least squares: The ..."
 _LEAD_NUMBER = re.compile(r"(?:\d{1,3}(?:\.\d{1,3})+\.?|\d{1,2}\))\s+\S")
 _LEAD_CHARS = 120
 
