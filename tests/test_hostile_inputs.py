@@ -182,6 +182,22 @@ def test_lone_surrogates_in_api_text_become_replacement_characters() -> None:
     assert [c.text for c in chunks] == [doc.text]
 
 
+def test_pdf_accents_set_as_glyphs_of_their_own_join_their_letters(tmp_path: Path) -> None:
+    # TeX's old fonts set an accent as a glyph before its letter ("P\u00b4agina") and a cedilla
+    # after it ("c\u00b8"): the text reads "P\u00e1gina", "Introdu\u00e7ao"; an acute used as an
+    # apostrophe ("it\u00b4s") stays, and so does a mark standing alone
+    from _pdfgen import Line, Page, write_pdf
+
+    lines = [
+        Line("1 P\u00b4agina inicial", y=720, size=14, bold=True),
+        Line("Schr\u00a8odinger said it\u00b4s fine: Introduc\u00b8ao, a\u02dcno, \u00b4 alone.", y=690),
+    ]
+    doc = PdfParser(use_outline=False).parse(write_pdf(tmp_path / "accents.pdf", [Page(lines)]))
+    assert "1 P\u00e1gina inicial" in doc.text
+    assert "Schr\u00f6dinger said it\u00b4s fine: Introdu\u00e7ao, a\u00f1o, \u00b4 alone." in doc.text
+    assert [s.title for s in doc.sections] == ["1 P\u00e1gina inicial"]
+
+
 def test_pdf_characters_beyond_the_basic_plane_keep_their_text(caplog: pytest.LogCaptureFixture) -> None:
     # an ACM paper's math italic letters (U+1D465 and kin) are surrogate pairs in pdfium's text:
     # each comes out as its one character, not as two replacement characters

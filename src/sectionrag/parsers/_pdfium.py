@@ -11,6 +11,7 @@ from __future__ import annotations
 import ctypes
 import itertools
 import re
+import unicodedata
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -122,9 +123,62 @@ def _page_text(raw: Any, textpage: Any, count: int) -> str:
     return data.decode("utf-16-le", errors="replace")
 
 
+def _line_text(text: str, paired: bool) -> str:
+    """Return a line's text as read: surrogate pairs joined (where the page has any), accents composed."""
+    if paired:
+        text = _joined_pairs(text)
+    if _SPLIT_ACCENT.search(text) is not None:
+        text = _composed_accents(text)
+    return text
+
+
 def _joined_pairs(text: str) -> str:
     """Join surrogate pairs into the characters they encode (math italic x, U+1D465); a lone half: U+FFFD."""
     return text.encode("utf-16-le", "surrogatepass").decode("utf-16-le", "replace")
+
+
+# spacing accents as TeX's old (OT1) fonts set them, a glyph of their own before their letter
+# ("Cap\u00b4\u0131tulo"), or after it for a cedilla ("Introduc\u00b8\u00e3o"), and the combining
+# marks they stand for
+_ACCENT_BEFORE = {
+    "\u00b4": "\u0301",  # acute
+    "\u02c6": "\u0302",  # circumflex
+    "\u02dc": "\u0303",  # tilde
+    "\u00a8": "\u0308",  # diaeresis
+    "\u02c7": "\u030c",  # caron
+    "\u02d8": "\u0306",  # breve
+    "\u02da": "\u030a",  # ring
+    "\u02dd": "\u030b",  # double acute
+}
+# (vowels only, but for the tilde's n and the caron's consonants: an acute used as an apostrophe,
+# "it\u00b4s", stays)
+_ACCENTED = {
+    "\u0301": "aeiouyAEIOUY\u0131",
+    "\u0302": "aeiouAEIOU\u0131",
+    "\u0303": "aonAON",
+    "\u0308": "aeiouyAEIOUY\u0131",
+    "\u030c": "cdenrstzCDENRSTZ",
+    "\u0306": "aguAGU",
+    "\u030a": "auAU",
+    "\u030b": "ouOU",
+}
+_SPLIT_ACCENT = re.compile("([\u00b4\u02c6\u02dc\u00a8\u02c7\u02d8\u02da\u02dd])(\\w)|([cCsStT])\u00b8")
+
+
+def _composed_accent(m: re.Match[str]) -> str:
+    if m.group(3) is not None:
+        composed = unicodedata.normalize("NFC", m.group(3) + "\u0327")  # a cedilla after its letter
+    else:
+        mark, letter = _ACCENT_BEFORE[m.group(1)], m.group(2)
+        if letter not in _ACCENTED[mark]:
+            return m.group(0)
+        composed = unicodedata.normalize("NFC", letter.replace("\u0131", "i") + mark)
+    return composed if len(composed) == 1 else m.group(0)
+
+
+def _composed_accents(text: str) -> str:
+    """Join each spacing accent set as a glyph of its own to its letter (``Cap\u00b4\u0131tulo``)."""
+    return _SPLIT_ACCENT.sub(_composed_accent, text)
 
 
 def _middle_char(piece: str, offset: int) -> int:
@@ -435,7 +489,7 @@ def extract_page_lines(page: Any, page_index: int, *, gap_em: float = 1.6) -> li
                             font, psize = max(text_samples, key=lambda s: s[1])
                 lines.append(
                     PdfLine(
-                        text=_joined_pairs(stripped) if paired else stripped,
+                        text=_line_text(stripped, paired),
                         x0=x0,
                         x1=x1,
                         top=y0,
