@@ -194,20 +194,8 @@ def main(argv: list[str] | None = None) -> int:
             print(f"| {name} | {set_of(k)} | {r.truth} bookmarks: not scored | | | | | |")
             continue
         by_set.setdefault(set_of(k), []).append(r)
-        print(
-            f"| {name} | {set_of(k)} | {r.truth} | {r.found} | {r.matched} | {r.f1_in_depth:.2f} | "
-            f"{r.recall:.2f} | {r.level_agreement:.2f} |"
-        )
-    print()
-    print("| set | papers | mean F1 (depth) | worst F1 (depth) | mean recall | mean level agreement |")
-    print("|---|---:|---:|---:|---:|---:|")
-    for which, rows in by_set.items():
-        n = len(rows)
-        f1 = sum(r.f1_in_depth for r in rows) / n
-        worst = min(r.f1_in_depth for r in rows)
-        recall = sum(r.recall for r in rows) / n
-        agree = sum(r.level_agreement for r in rows) / n
-        print(f"| {which} | {n} | {f1:.3f} | {worst:.3f} | {recall:.3f} | {agree:.3f} |")
+        print(he.generated_row(name, set_of(k), r))
+    he.print_set_means(by_set, "papers")
     return 0
 
 

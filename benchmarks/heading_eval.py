@@ -485,6 +485,27 @@ def summary(rows: list[Row]) -> dict[str, float]:
     }
 
 
+def generated_row(name: str, which: str, r: Row) -> str:
+    """One line of a generated-document table: a document's figures against its own bookmarks."""
+    return (
+        f"| {name} | {which} | {r.truth} | {r.found} | {r.matched} | {r.f1_in_depth:.2f} | "
+        f"{r.recall:.2f} | {r.level_agreement:.2f} |"
+    )
+
+
+def print_set_means(by_set: dict[str, list[Row]], noun: str) -> None:
+    """Print each set's means (F1 within depth, its worst, recall, level agreement) as a table."""
+    print()
+    print(f"| set | {noun} | mean F1 (depth) | worst F1 (depth) | mean recall | mean level agreement |")
+    print("|---|---:|---:|---:|---:|---:|")
+    for which, rows in by_set.items():
+        m = summary(rows)
+        print(
+            f"| {which} | {m['files']} | {m['mean_f1_in_depth']:.3f} | {m['worst_f1_in_depth']:.3f} | "
+            f"{m['mean_recall']:.3f} | {m['mean_level_agreement']:.3f} |"
+        )
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("pdfs", nargs="*", type=Path)

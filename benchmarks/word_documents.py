@@ -32,6 +32,7 @@ import subprocess
 import sys
 import tempfile
 from collections.abc import Callable
+from functools import partial
 from pathlib import Path
 from typing import Any
 
@@ -101,22 +102,6 @@ def chapter_blocks(path: Path) -> list[Block]:
         elif text and blocks:
             blocks.append(("p", 0, text))
     return blocks
-
-
-def _jargon() -> list[Block]:
-    return markdown_blocks(DOCS / "encyclopedia" / "jargon_file_entries.md", 1)
-
-
-def _persuasion() -> list[Block]:
-    return chapter_blocks(DOCS / "book" / "persuasion_ch01-12.txt")
-
-
-def _sed() -> list[Block]:
-    return texinfo_blocks(DOCS / "manual" / "gnu_sed_manual_ch3-4.txt")
-
-
-def _sqlite() -> list[Block]:
-    return markdown_blocks(DOCS / "manual" / "sqlite_manual.md")
 
 
 _ITEMS = (
@@ -198,32 +183,48 @@ def annual_report_blocks(path: Path) -> list[Block]:
     return blocks
 
 
-def _msft() -> list[Block]:
-    return annual_report_blocks(DOCS / "finance" / "2023_Q3_MSFT.md")
-
-
-def _aapl() -> list[Block]:
-    return annual_report_blocks(DOCS / "finance" / "2023_Q3_AAPL.md")
-
-
-def _intc() -> list[Block]:
-    return annual_report_blocks(DOCS / "finance" / "2023_Q3_INTC.md")
-
-
 #: the fourth round's: annual reports on Form 10-K (name, title, blocks)
 FILINGS: tuple[tuple[str, str, Callable[[], list[Block]]], ...] = (
-    ("aapl", "Apple Inc. 2023 Form 10-K", _aapl),
-    ("intc", "Intel Corporation 2023 Form 10-K", _intc),
-    ("msft", "Microsoft Corporation 2023 Form 10-K", _msft),
+    (
+        "aapl",
+        "Apple Inc. 2023 Form 10-K",
+        partial(annual_report_blocks, DOCS / "finance" / "2023_Q3_AAPL.md"),
+    ),
+    (
+        "intc",
+        "Intel Corporation 2023 Form 10-K",
+        partial(annual_report_blocks, DOCS / "finance" / "2023_Q3_INTC.md"),
+    ),
+    (
+        "msft",
+        "Microsoft Corporation 2023 Form 10-K",
+        partial(annual_report_blocks, DOCS / "finance" / "2023_Q3_MSFT.md"),
+    ),
 )
 
 
 #: (name, title, blocks)
 SOURCES: tuple[tuple[str, str, Callable[[], list[Block]]], ...] = (
-    ("jargon", "Selected Entries of the Jargon File", _jargon),
-    ("persuasion", "Persuasion, Chapters 1 to 12", _persuasion),
-    ("sed", "GNU sed: Scripts and Commands", _sed),
-    ("sqlite", "SQLite: Transactions, Logging and Types", _sqlite),
+    (
+        "jargon",
+        "Selected Entries of the Jargon File",
+        partial(markdown_blocks, DOCS / "encyclopedia" / "jargon_file_entries.md", 1),
+    ),
+    (
+        "persuasion",
+        "Persuasion, Chapters 1 to 12",
+        partial(chapter_blocks, DOCS / "book" / "persuasion_ch01-12.txt"),
+    ),
+    (
+        "sed",
+        "GNU sed: Scripts and Commands",
+        partial(texinfo_blocks, DOCS / "manual" / "gnu_sed_manual_ch3-4.txt"),
+    ),
+    (
+        "sqlite",
+        "SQLite: Transactions, Logging and Types",
+        partial(markdown_blocks, DOCS / "manual" / "sqlite_manual.md"),
+    ),
 )
 
 
@@ -610,20 +611,8 @@ def main(argv: list[str] | None = None) -> int:
             continue
         r = he.evaluate(pdf)
         by_set.setdefault(which, []).append(r)
-        print(
-            f"| {name} | {which} | {r.truth} | {r.found} | {r.matched} | {r.f1_in_depth:.2f} | "
-            f"{r.recall:.2f} | {r.level_agreement:.2f} |"
-        )
-    print()
-    print("| set | documents | mean F1 (depth) | worst F1 (depth) | mean recall | mean level agreement |")
-    print("|---|---:|---:|---:|---:|---:|")
-    for which, rows in by_set.items():
-        n = len(rows)
-        f1 = sum(r.f1_in_depth for r in rows) / n
-        worst = min(r.f1_in_depth for r in rows)
-        recall = sum(r.recall for r in rows) / n
-        agree = sum(r.level_agreement for r in rows) / n
-        print(f"| {which} | {n} | {f1:.3f} | {worst:.3f} | {recall:.3f} | {agree:.3f} |")
+        print(he.generated_row(name, which, r))
+    he.print_set_means(by_set, "documents")
     return 0
 
 

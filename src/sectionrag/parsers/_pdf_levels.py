@@ -15,7 +15,7 @@ from sectionrag.parsers._pdf_members import nest_members
 from sectionrag.parsers._pdf_title import FRONT_KEEP, split_title
 from sectionrag.parsers._pdf_toc import CONTENTS_TITLES
 from sectionrag.parsers._sections import Heading
-from sectionrag.parsers.headings import BOOK_TITLES, HeadingStyle, classify, normalize_for_match
+from sectionrag.parsers.headings import BOOK_TITLES, HeadingStyle, classify, is_all_caps, normalize_for_match
 
 __all__ = ["apply_contents", "rank_headings", "split_title"]
 
@@ -248,17 +248,18 @@ def rank_headings(candidates: list[Candidate], line_offsets: dict[int, int]) -> 
         if orders:
             common[s] = orders.most_common(1)[0][0]
     # in a face of several numbering orders, the order of each case (capitals or not) where it has one
-    cased: dict[tuple[tuple[float, bool, bool], bool], int] = {}
-    for s in styles:
-        if len({c.order for c in candidates if style_key(c) == s and c.numbered}) > 1:
-            for caps in (True, False):
-                by_case = Counter(
-                    c.order
-                    for c in candidates
-                    if style_key(c) == s and c.numbered and _capitals(c.title) == caps
-                )
-                if by_case and len(by_case) == 1:
-                    cased[s, caps] = next(iter(by_case))
+    orders_by_case: dict[tuple[tuple[float, bool, bool], bool], set[int]] = {}
+    orders_by_face: dict[tuple[float, bool, bool], set[int]] = {}
+    for c in candidates:
+        if c.numbered:
+            face = style_key(c)
+            orders_by_case.setdefault((face, _rest_in_capitals(c.title)), set()).add(c.order)
+            orders_by_face.setdefault(face, set()).add(c.order)
+    cased = {
+        key: next(iter(o))
+        for key, o in orders_by_case.items()
+        if len(orders_by_face[key[0]]) > 1 and len(o) == 1
+    }
     # Numbering decides the level of numbered headings ("1.2.1" is below "1.3" whatever its font);
     # an unnumbered style sits just below the nearest larger numbered style.
     numbered_styles = sorted(common, key=lambda s: style_rank[s])
@@ -306,11 +307,10 @@ def rank_headings(candidates: list[Candidate], line_offsets: dict[int, int]) -> 
         elif within(s, i):
             # set like "Item 2." and "Item 3." but between them, unnumbered: a heading inside the item
             keys.append((common[s] + 0.5, style_rank[s]))
-        elif (s, _capitals(c.title)) in cased:
+        elif (order := cased.get((s, _rest_in_capitals(c.title)))) is not None:
             # a face that sets two numbering orders ("1 INTRODUCTION" and "2.1 Applied Econometrics"
             # in one bold): an unnumbered heading in capitals is level with the capitals' order
             # ("REFERENCES" after "6 CONCLUSION")
-            order = cased[s, _capitals(c.title)]
             keys.append((order, numbered_rank[order]))
         else:
             keys.append((order_of(s), style_rank[s]))
@@ -660,9 +660,7 @@ def _numbering_fits(candidates: list[Candidate], i: int) -> bool:
     return label.startswith(before + ".") or sibling
 
 
-def _capitals(title: str) -> bool:
+def _rest_in_capitals(title: str) -> bool:
     """Tell whether a heading's words, its number aside, are in capitals (``6 CONCLUSION``)."""
     style = classify(title)
-    words = style.rest if style is not None and style.rest else title
-    letters = [ch for ch in words if ch.isalpha()]
-    return len(letters) >= 3 and all(ch.isupper() for ch in letters)
+    return is_all_caps(style.rest if style is not None and style.rest else title)
