@@ -550,19 +550,6 @@ def _convert(source: Path, folder: Path) -> Path | None:
     return pdf if pdf.is_file() else None
 
 
-def _bookmarks(pdf: Path) -> list[tuple[int, str, int]]:
-    """``(level, title, page)`` of a PDF's bookmarks, pages counted from 1."""
-    import pypdfium2 as pdfium
-
-    from sectionrag.parsers._pdf_outline import read_outline
-
-    document = pdfium.PdfDocument(str(pdf))
-    try:
-        return [(level, title, page) for level, title, page, _ in read_outline(document)]
-    finally:
-        document.close()
-
-
 def build(folder: Path) -> list[tuple[str, str, Path | None]]:
     """Write every document and convert it with LibreOffice: ``(name, set, PDF or None)``.
 
@@ -583,7 +570,7 @@ def build(folder: Path) -> list[tuple[str, str, Path | None]]:
             write_docx(source, title, items, lk, contents)
             first = _convert(source, folder)
             if first is not None:
-                pages = {" ".join(text.split()): page for _, text, page in _bookmarks(first)}
+                pages = {" ".join(text.split()): page for _, text, page in he.outline_truth(first)}
                 contents = [(lv, text, pages.get(" ".join(text.split()), 0)) for lv, text, _ in contents]
         write_docx(source, title, items, lk, contents)
         out.append((name, which, _convert(source, folder)))
