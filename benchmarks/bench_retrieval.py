@@ -41,6 +41,7 @@ import argparse
 import hashlib
 import json
 import os
+import re
 import sys
 import tempfile
 import time
@@ -76,14 +77,45 @@ class Item:
     needs: list[str]
 
 
-def load_set() -> tuple[dict[str, Any], list[Item]]:
-    """Parse every document of the set and resolve every quote to a span (fails loudly)."""
+def as_plain_text(markdown: str, markup: str) -> str:
+    """Rewrite a Markdown file's ATX headings (outside code fences) as wiki headings.
+
+    ``markup`` is ``wiki`` (``== Title ==``) or ``wikitext`` (``= = Title = =``,
+    as WikiText sets them); every other line stays as it is.
+    """
+    out, fenced = [], False
+    for line in markdown.split("\n"):
+        if line.lstrip().startswith("```"):
+            fenced = not fenced
+        m = None if fenced else re.match(r"(#{1,6})\s+(.*?)\s*#*\s*$", line)
+        if m is not None and m.group(2):
+            mark = ("= " if markup == "wikitext" else "=") * len(m.group(1))
+            line = f"{mark.strip()} {m.group(2)} {mark.strip()}"
+        out.append(line)
+    return "\n".join(out)
+
+
+def load_set(markup: str | None = None) -> tuple[dict[str, Any], list[Item]]:
+    """Parse every document of the set and resolve every quote to a span (fails loudly).
+
+    With ``markup`` (``wiki`` or ``wikitext``), the Markdown documents are given
+    to the plain-text parser with their headings rewritten in that markup
+    (:func:`as_plain_text`), under the same names.
+    """
     import sectionrag
     from sectionrag.eval.quotes import resolve_references
     from sectionrag.eval.retrieval import parse_query
+    from sectionrag.parsers.text import TextParser
+
+    def parsed(p: Path) -> Any:
+        name = str(p.relative_to(SET / "docs"))
+        if markup is None or p.suffix != ".md":
+            return sectionrag.parse(p, name=name)
+        text = as_plain_text(p.read_text(encoding="utf-8"), markup)
+        return TextParser().parse(text.encode("utf-8"), name=name)
 
     docs = {
-        str(p.relative_to(SET / "docs")): sectionrag.parse(p, name=str(p.relative_to(SET / "docs")))
+        str(p.relative_to(SET / "docs")): parsed(p)
         for p in sorted((SET / "docs").rglob("*"))
         if p.suffix in (".md", ".txt")
     }
@@ -640,6 +672,12 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument(
         "--shapes", action="store_true", help="add the chunk shapes of the fifth round (docs/search.md)"
     )
+    p.add_argument(
+        "--markup",
+        choices=("wiki", "wikitext"),
+        default=None,
+        help="give the Markdown documents to the plain-text parser, headings rewritten in this markup",
+    )
     args = p.parse_args(argv)
     chosen = configs() + (shape_configs() if args.shapes else [])
     if args.only:
@@ -653,7 +691,7 @@ def main(argv: list[str] | None = None) -> int:
         for c in chosen:
             print(f"{c.label}  [{c.family}]  modes={','.join(c.modes)}  {c.note}")
         return 0
-    docs, items = load_set()
+    docs, items = load_set(args.markup)
     print(
         f"{len(items)} queries over {len(docs)} documents "
         f"({sum(len(d.text) for d in docs.values()) / 1e6:.2f} M chars)",

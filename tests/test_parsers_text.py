@@ -142,3 +142,96 @@ def test_numbered_headings_found_and_spans_nested(items):
     for s in doc.sections:
         assert s.level == s.title.split()[0].rstrip(".").count(".") + 1
     check_sections(doc)
+
+
+def test_wiki_headings_nest_by_their_equals_signs():
+    text = (
+        "Valkyria Chronicles\n\nA tactical game made by Sega. It came out in 2008.\n\n"
+        "== Gameplay ==\nPlayers move units in turns.\n\n"
+        "=== Units ===\n\nThere are five classes.\n\n"
+        "== Reception ==\n\nIt sold well. Critics praised it.\n"
+    )
+    doc = parse(text)
+    assert tree(doc) == [(1, "Gameplay"), (2, "Units"), (1, "Reception")]
+    assert doc.sections[1].path == ("Gameplay", "Units")
+    assert doc.text[doc.sections[0].start :].startswith("== Gameplay ==")
+    check_sections(doc)
+
+
+def test_wikitext_spaced_equals_signs():
+    text = (
+        " = Valkyria Chronicles = \n \n Senjou no Valkyria is a game developed by Sega . \n \n"
+        " = = Gameplay = = \n \n The game is played in turns . \n \n"
+        " = = = Units = = = \n \n There are five classes of units . \n \n"
+        " = = Reception = = \n \n It sold well in Japan . \n"
+    )
+    doc = parse(text)
+    assert tree(doc) == [
+        (1, "Valkyria Chronicles"),
+        (2, "Gameplay"),
+        (3, "Units"),
+        (2, "Reception"),
+    ]
+    check_sections(doc)
+
+
+def test_equals_signs_without_a_title_or_in_a_sentence_are_text():
+    text = "Intro text here.\n\n= = = =\n\n= + =\n\nSo a = b = c holds.\n\n==\n"
+    assert tree(parse(text)) == []
+
+
+def test_markdown_headings_in_plain_text():
+    text = (
+        "# Installation Guide\n\nRun the installer.\n\n## Requirements\n\nPython 3.11 or later.\n\n"
+        "```\n# install the package\npip install x\n\n# Not A Heading\n\n```\n\n"
+        "## Upgrading\n\nRun it again.\n"
+    )
+    doc = parse(text)
+    assert tree(doc) == [(1, "Installation Guide"), (2, "Requirements"), (2, "Upgrading")]
+    check_sections(doc)
+
+
+def test_hash_comments_of_a_listing_are_not_headings():
+    text = (
+        "Setup\n\nType these lines:\n\n"
+        "# install the package and its dependencies\npip install x\n\n"
+        "# This makes the directory that the tool writes its cache into.\n\n"
+        "mkdir cache\n"
+    )
+    assert tree(parse(text)) == []
+
+
+def test_a_tilde_underline_is_no_code_fence():
+    text = " Regression tests\n ~~~~~~~~~~~~~~~~\n\nSome text.\n\n== Notes ==\n\nMore text.\n"
+    assert [t for _, t in tree(parse(text))] == ["Regression tests", "Notes"]
+
+
+@settings(max_examples=100, deadline=None)
+@given(
+    st.sampled_from(["wiki", "wikitext", "markdown"]),
+    st.lists(
+        st.tuples(st.integers(1, 4), _title, st.lists(_word, min_size=1, max_size=20)),
+        min_size=1,
+        max_size=12,
+    ),
+)
+def test_markup_headings_found_at_their_levels(markup, items):
+    parts: list[str] = []
+    expected: list[tuple[int, str, int]] = []
+    pos = 0
+    depth_prev = 0
+    for depth, title, words in items:
+        depth = min(depth, depth_prev + 1)
+        if markup == "markdown":
+            line = f"{'#' * depth} {title}"
+        else:
+            mark = ("= " if markup == "wikitext" else "=") * depth
+            line = f"{mark.strip()} {title} {mark.strip()}"
+        expected.append((pos, title, depth))
+        chunk = f"{line}\n\n{' '.join(words)}.\n\n"
+        parts.append(chunk)
+        pos += len(chunk)
+        depth_prev = depth
+    doc = parse("".join(parts))
+    assert [(s.start, s.title, s.level) for s in doc.sections] == expected
+    check_sections(doc)

@@ -18,6 +18,11 @@ from sectionrag.types import Document
 __all__ = ["TextParser", "find_text_headings"]
 
 _UNDERLINE = re.compile(r"^\s{0,3}([=\-~*])\1{2,}\s*$")
+# a wiki heading: "== History ==", or with its equals signs spaced as WikiText sets them, "= = History = ="
+_WIKI = re.compile(r"(=(?: ?=){0,5})\s*([^=\s](?:.*?[^=\s])?)\s*\1")
+# a Markdown heading in a plain-text file: "## Installation", closing hashes optional
+_ATX = re.compile(r"(#{1,6})\s+([^#\s](?:.*?[^#\s])?)(?:\s+#+)?")
+_FENCE = re.compile(r"^\s{0,3}```")
 _STRONG = frozenset({"part", "chapter", "appendix", "article", "item"})
 _NUMBERING_SPAN = 200  # characters of a line that show its numbering
 _TOC_LINE = 300  # a longer line is not a table-of-contents entry
@@ -28,7 +33,10 @@ class TextParser(TextFormatParser):
 
     Headings are detected only where they are obvious: numbered headings
     (``1.``, ``1.2``, ``Item 1A.``, ``PART II``, ``Chapter 3``), short all-caps
-    lines set off by blank lines, and lines underlined with ``===``/``---``.
+    lines set off by blank lines, lines underlined with ``===``/``---``, and
+    heading markup: wiki headings (``== History ==``, also spaced as
+    ``= = History = =``) and Markdown headings (``## Usage``) set off by blank
+    lines, outside code fences, their level given by the markup.
     """
 
     format = "text"
@@ -85,13 +93,25 @@ def find_text_headings(text: str) -> list[Heading]:
         i = j
 
     found: list[tuple[int, str, tuple[object, int | None]]] = []
+    marked: list[tuple[int, str, tuple[object, int | None]]] = []  # headings in wiki or Markdown markup
     skip_next = False
+    fenced = False
     for i, (offset, line) in enumerate(lines):
+        if _FENCE.match(line):
+            fenced = not fenced
+            continue
         if skip_next:
             skip_next = False
             continue
         stripped = line.strip()
-        if not stripped or tocish[i] or len(stripped) > 100:
+        if not stripped or fenced:
+            continue
+        markup = _markup_heading(stripped, blank(i - 1) and blank(i + 1))
+        if markup is not None:
+            level, title = markup
+            marked.append((offset, normalize_title(title), (("markup", level), level)))
+            continue
+        if tocish[i] or len(stripped) > 100:
             continue
         # Underlined title: "Title\n=====".
         m = _UNDERLINE.match(lines[i + 1][1]) if i + 1 < n and blank(i - 1) else None
@@ -132,5 +152,29 @@ def find_text_headings(text: str) -> list[Heading]:
         key: object = (style.kind, style.depth) if style.kind in ("num", "alnum", "section") else style.kind
         found.append((offset, normalize_title(stripped), (key, style.order)))
 
+    # a text that marks its headings up has said where they are: its capitals and numbers are text
+    found = marked if len(marked) >= 2 else sorted(found + marked)
     ranks = nest_levels([k for _, _, k in found])
     return [Heading(start, rank, title) for (start, title, _), rank in zip(found, ranks, strict=True)]
+
+
+def _markup_heading(line: str, set_off: bool) -> tuple[int, str] | None:
+    """Return the level and title of a wiki or Markdown heading line (stripped), else ``None``.
+
+    A wiki heading's equals signs make it one wherever it stands; a Markdown
+    heading in plain text must be set off by blank lines and read as a title,
+    since ``# install the package`` is as often a comment in a listing.
+    """
+    m = _WIKI.fullmatch(line)
+    if m is not None:
+        title = m.group(2)
+        if any(c.isalnum() for c in title) and len(title.split()) <= 30:
+            return m.group(1).count("="), title
+        return None
+    m = _ATX.fullmatch(line)
+    if m is None or not set_off:
+        return None
+    title = m.group(2)
+    if not title[0].isalnum() or len(title.split()) > 30 or looks_like_sentence(title, max_words=30):
+        return None
+    return len(m.group(1)), title
