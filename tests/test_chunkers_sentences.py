@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from sectionrag._sentences import (
     BREAK_LINE,
@@ -133,3 +135,89 @@ def test_clause_cuts_are_after_punctuation() -> None:
     text = "one, two; three: four \u2014 five"
     cuts = clause_cuts(text, 0, len(text))
     assert [text[:c] for c in cuts] == ["one,", "one, two;", "one, two; three:", "one, two; three: four"]
+
+
+@pytest.mark.parametrize(
+    "lines",
+    [
+        ["[10:01] <alice> the build fails", "[10:02] <bob> paste the log", "[10:03] <alice> ok"],
+        ["Alice: the build fails on the server", "Bob: paste the log", "Alice: ok here it is"],
+        ["DR. LEE: how long has it hurt", "PATIENT: about a week", "DR. LEE: and before that"],
+        ["12:01 the build fails on the server", "12:02 paste the log", "12:04 ok here"],
+        ['{"role": "user", "content": "why"}', '{"role": "assistant", "content": "as"}', '{"role": "user"}'],
+    ],
+)
+def test_each_record_of_a_log_or_chat_is_a_sentence(lines: list[str]) -> None:
+    assert sentences("\n".join(lines)) == lines
+
+
+def test_a_record_that_wraps_or_holds_sentences_stays_whole() -> None:
+    text = (
+        "[10:01] <alice> the build fails when I run make\n"
+        "on the server from yesterday\n"
+        "[10:02] <bob> Which server? The new one\n"
+        "[10:03] <alice> yes"
+    )
+    assert sentences(text) == [
+        "[10:01] <alice> the build fails when I run make\non the server from yesterday",
+        "[10:02] <bob> Which server?",
+        "The new one",
+        "[10:03] <alice> yes",
+    ]
+
+
+def test_a_tag_at_two_line_starts_of_a_paragraph_is_no_log() -> None:
+    text = (
+        "<language> (SML) Originally an attempt by Robin Milner\n"
+        "<rm@lfcs.ed.ac.uk> to make a language for proofs, it grew\n"
+        "into a general-purpose language."
+    )
+    assert sentences(text) == [text]
+
+
+@settings(max_examples=100, deadline=None)
+@given(
+    st.sampled_from(["[{t}] <{who}> ", "{who}: ", "{t} "]),
+    st.lists(
+        st.tuples(
+            st.sampled_from(["Alice", "Bob", "Carol Ann"]),
+            st.lists(
+                st.sampled_from(["the", "build", "fails", "on", "server", "paste", "log"]),
+                min_size=1,
+                max_size=12,
+            ),
+        ),
+        min_size=3,
+        max_size=30,
+    ),
+)
+def test_no_sentence_runs_across_records(form: str, records: list[tuple[str, list[str]]]) -> None:
+    lines = [
+        form.format(t=f"{10 + i // 60:02d}:{i % 60:02d}", who=who) + " ".join(words)
+        for i, (who, words) in enumerate(records)
+    ]
+    assert sentences("\n".join(lines)) == lines
+
+
+@pytest.mark.parametrize("strategy", ["sentence", "paragraph", "recursive", "semantic", "section"])
+def test_chunks_of_a_chat_log_start_at_its_messages(strategy: str) -> None:
+    import random
+
+    import sectionrag
+    from sectionrag.parsers.text import TextParser
+    from sectionrag.testing import HashEmbedder
+
+    rng = random.Random(1)
+    words = "the build fails when i run make on the server paste the log it says missing header".split()
+    lines = [
+        f"[{10 + i // 60:02d}:{i % 60:02d}] <{rng.choice(['alice', 'bob', 'carol'])}> "
+        + " ".join(rng.choice(words) for _ in range(rng.randint(3, 14)))
+        for i in range(200)
+    ]
+    text = "\n".join(lines) + "\n"
+    doc = TextParser().parse_text(text, source="chat.txt")
+    params = {"embedder": HashEmbedder(dimension=32)} if strategy in ("semantic", "section") else {}
+    chunks = sectionrag.chunker(strategy, size=64, **params).chunk(doc)
+    starts = {0} | {i + 1 for i, ch in enumerate(text) if ch == "\n"}
+    assert len(chunks) > 10
+    assert [c.start for c in chunks if c.start not in starts] == []

@@ -14,7 +14,9 @@ It does not end a sentence at:
 
 It does end one at a blank line (always), and at a single line break after a
 heading-like line (``Refund Policy:``, ``# Title``, a short first line), before a
-list item, and between table rows.
+list item, between table rows, and between the records of a log or a chat (lines
+that begin the same way: ``[10:02] <bob>``, ``Alice:``, ``12:01``, ``{"role": ...``),
+so a message is never run on into the next one.
 """
 
 from __future__ import annotations
@@ -48,6 +50,13 @@ _CANDIDATE = re.compile(
 _QUOTE_OR_PARA = re.compile(r"[\"\u201c\u201d]|\n[ \t\r\f\v]*\n")
 _BLANK_LINE = re.compile(r"\n[ \t\r\f\v]*\n")
 _BULLET = re.compile(r"(?:[-*+\u2022\u25aa\u2013]|\d{1,3}[.)]|[a-zA-Z][.)]|\(\w{1,4}\))\s")
+# the start of a record of a log or a chat, by its kind (each alternative a group): a bracketed
+# stamp or tag ("[10:02]", "<bob>"; "<jhr@research.att.com>" is an address), a clock time
+# ("12:01:33"), a speaker ("Alice:", "DR. LEE:"), a JSON object ('{"role": "user", ...}')
+_RECORD = re.compile(
+    r"[ \t]*(?:(\[[^\]\n]{1,40}\]|<[^>@\n]{1,40}>)|(\d{1,2}:\d{2}(?::\d{2})?\b)"
+    r"|([A-Z][\w.'\-]*(?: [A-Z][\w.'\-]*){0,3}:(?=[ \t]))|(\{\s*\"))"
+)
 _CLAUSE = re.compile(r"[,;:)\]\u2014\u2013](?=\s)|\s[\u2014\u2013-]\s")
 
 #: never the end of a sentence when followed by whitespace
@@ -197,11 +206,49 @@ def _period_ends_sentence(text: str, dot: int, nxt: int, start: int) -> bool:
     return not (short_marker and _is_bullet_marker(text, j, start))
 
 
-def _line_break_ends_sentence(text: str, line_start: int, line_end: int, nxt: int, region_start: int) -> bool:
+def _record_kind(text: str, pos: int) -> int:
+    """Return which kind of record start begins at ``pos`` (1-4, see ``_RECORD``), or 0."""
+    m = _RECORD.match(text, pos)
+    return 0 if m is None else m.lastindex or 0
+
+
+def _another_record(text: str, kind: int, record: int, nxt: int, region_start: int, lines: int = 5) -> bool:
+    """Tell whether the line after ``nxt``'s begins as ``kind``, or one of ``lines`` before ``record``'s does.
+
+    The lines before are looked at back to the paragraph's start (a blank line).
+    """
+    after = text.find("\n", nxt) + 1
+    if after > 0 and _record_kind(text, after) == kind:
+        return True
+    end = text.rfind("\n", region_start, record)  # the line break before the record's line
+    for _ in range(lines):
+        if end < region_start:
+            return False
+        begin = text.rfind("\n", region_start, end) + 1
+        begin = max(begin, region_start)
+        if not text[begin:end].strip():
+            return False  # a blank line: the paragraph starts after it
+        if _record_kind(text, begin) == kind:
+            return True
+        end = begin - 1
+    return False
+
+
+def _line_break_ends_sentence(
+    text: str, line_start: int, line_end: int, nxt: int, region_start: int, sentence_start: int
+) -> bool:
     """Decide whether a single line break after ``text[line_start:line_end]`` ends a sentence."""
     line = text[line_start:line_end].strip()
     if not line:
         return True
+    kind = _record_kind(text, nxt)
+    if kind:
+        record = line_start if _record_kind(text, line_start) == kind else sentence_start
+        # the next record of a log or a chat: it begins as this line (or sentence) did, and so does
+        # another line beside them (records repeat; "<language> ... Robin Milner" over
+        # "<rm@lfcs.ed.ac.uk>" in a paragraph is one sentence)
+        if _record_kind(text, record) == kind and _another_record(text, kind, record, nxt, region_start):
+            return True
     if line.startswith(("#", "|")) or line.endswith(":"):
         return True  # Markdown heading, table row, a label such as "Refund Policy:"
     if _BULLET.match(text, nxt):
@@ -311,7 +358,7 @@ def _split_region(text: str, start: int, stop: int) -> Sentences:
                 and text[line_start] not in "#|"
                 and text[nxt + 1 : nxt + 2] not in (".", ")")
                 and _BULLET.match(text, line_start) is None
-            ) or not _line_break_ends_sentence(text, line_start, ws_start, nxt, region):
+            ) or not _line_break_ends_sentence(text, line_start, ws_start, nxt, region, pos):
                 line_start = next_line  # hard-wrapped prose: the sentence goes on
                 continue
             else:
