@@ -208,7 +208,7 @@ def test_chunks_of_a_chat_log_start_at_its_messages(strategy: str) -> None:
     from sectionrag.testing import HashEmbedder
 
     rng = random.Random(1)
-    words = "the build fails when i run make on the server paste the log it says missing header".split()
+    words = ["the", "build", "fails", "when", "i", "run", "make", "on", "server", "paste", "log", "header"]
     lines = [
         f"[{10 + i // 60:02d}:{i % 60:02d}] <{rng.choice(['alice', 'bob', 'carol'])}> "
         + " ".join(rng.choice(words) for _ in range(rng.randint(3, 14)))
@@ -221,3 +221,19 @@ def test_chunks_of_a_chat_log_start_at_its_messages(strategy: str) -> None:
     starts = {0} | {i + 1 for i, ch in enumerate(text) if ch == "\n"}
     assert len(chunks) > 10
     assert [c.start for c in chunks if c.start not in starts] == []
+
+
+def test_wiki_heading_lines_are_sentences_of_their_own() -> None:
+    text = (
+        "= Title =\nthe game is played.\n== Gameplay ==\nPlayers move units\nin turns.\n"
+        "= = Reception = =\nIt sold."
+    )
+    assert sentences(text) == [
+        "= Title =",
+        "the game is played.",
+        "== Gameplay ==",
+        "Players move units\nin turns.",
+        "= = Reception = =",
+        "It sold.",
+    ]
+    assert sentences("x = y\nthe end") == ["x = y\nthe end"]

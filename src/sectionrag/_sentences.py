@@ -206,6 +206,11 @@ def _period_ends_sentence(text: str, dot: int, nxt: int, start: int) -> bool:
     return not (short_marker and _is_bullet_marker(text, j, start))
 
 
+def _wiki_heading(line: str) -> bool:
+    """Tell whether a stripped line is a wiki heading (``== History ==``, ``= = History = =``)."""
+    return len(line) > 2 and line[0] == line[-1] == "=" and any(c.isalnum() for c in line)
+
+
 def _record_kind(text: str, pos: int) -> int:
     """Return which kind of record start begins at ``pos`` (1-4, see ``_RECORD``), or 0."""
     m = _RECORD.match(text, pos)
@@ -249,12 +254,13 @@ def _line_break_ends_sentence(
         # "<rm@lfcs.ed.ac.uk>" in a paragraph is one sentence)
         if _record_kind(text, record) == kind and _another_record(text, kind, record, nxt, region_start):
             return True
-    if line.startswith(("#", "|")) or line.endswith(":"):
-        return True  # Markdown heading, table row, a label such as "Refund Policy:"
+    if line.startswith(("#", "|")) or line.endswith(":") or _wiki_heading(line):
+        return True  # Markdown or wiki heading, table row, a label such as "Refund Policy:"
     if _BULLET.match(text, nxt):
         return True  # the next line is a list item
-    if text[nxt] in "|#":
-        return True  # a table row or a Markdown heading follows
+    end = text.find("\n", nxt)
+    if text[nxt] in "|#" or _wiki_heading(text[nxt : len(text) if end < 0 else end].strip()):
+        return True  # a table row or a Markdown or wiki heading follows
     if _BULLET.match(line) and text[nxt - 1] == "\n":
         return True  # a list item whose next line is not indented
     # a short first line of a paragraph followed by a capitalised line: a heading
@@ -356,6 +362,7 @@ def _split_region(text: str, start: int, stop: int) -> Sentences:
                 text[nxt].islower()
                 and text[ws_start - 1] != ":"
                 and text[line_start] not in "#|"
+                and not _wiki_heading(text[line_start:ws_start].strip())
                 and text[nxt + 1 : nxt + 2] not in (".", ")")
                 and _BULLET.match(text, line_start) is None
             ) or not _line_break_ends_sentence(text, line_start, ws_start, nxt, region, pos):
