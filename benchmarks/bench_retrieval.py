@@ -33,6 +33,8 @@ so a second run embeds only new chunks; the unquantised backends of one model
     python benchmarks/bench_retrieval.py --only chonkie --no-write --json more.json   # some now ...
     python benchmarks/bench_retrieval.py --only section --json a.json --merge more.json  # ... one table
     python benchmarks/bench_retrieval.py --shapes --only "tables,overlap" --split dev --no-write  # round 5
+    python benchmarks/bench_retrieval.py --shapes --only "packed" --no-write  # round 9
+    python benchmarks/bench_retrieval.py --markup wikitext --only "=sectionrag default" --no-write
 """
 
 from __future__ import annotations
@@ -171,6 +173,63 @@ def section_variant(size: int, options: set[str]) -> Callable[[Any, Any], list[A
         cls = FileNameOnly if "names" in options else SectionChunker
         chunker = cls(size=size, tokenizer=env.embedder, table_headers="tables" in options, fine=0)
         return list(chunker.chunk(doc))
+
+    return make
+
+
+def packed_siblings(nested_only: bool) -> Callable[[Any, Any], list[Any]]:
+    """The default's chunks, with short sibling sections packed into one regular chunk (ninth round).
+
+    Consecutive sections that each make one whole chunk and share their parent are
+    packed, while they fit in the size with the parent's header, into one chunk
+    whose path is the parent (with ``nested_only``, not the top-level sections);
+    the fine chunks stay one section's each.
+    """
+    import bisect
+
+    from sectionrag.chunkers.section import SectionChunker
+
+    class PackedSiblings(SectionChunker):
+        def _by_section(self, document: Any, measure: Any, limit: int, carried: dict[int, Any]) -> list[Any]:
+            planned = super()._by_section(document, measure, limit, carried)
+            ends = [b for _, b, _ in document.segments()]
+            per_section: dict[int, int] = defaultdict(int)
+            for _, y, _, _ in planned:
+                per_section[bisect.bisect_left(ends, y)] += 1
+
+            def whole(y: int) -> bool:
+                return per_section[bisect.bisect_left(ends, y)] == 1
+
+            def path_of(x: int) -> tuple[str, ...]:
+                return tuple(carried.get(x, document.section_path_at(x)))
+
+            title = self.title_of(document)
+            out, i = [], 0
+            while i < len(planned):
+                x, y = planned[i][0], planned[i][1]
+                path, last = path_of(x), i
+                if whole(y) and path and (len(path) > 1 or not nested_only):
+                    header = self.header_for(path[:-1], title)
+                    for j in range(i + 1, len(planned)):
+                        x2, y2 = planned[j][0], planned[j][1]
+                        p2 = path_of(x2)
+                        body = document.text[x:y2]
+                        if not whole(y2) or len(p2) != len(path) or p2[:-1] != path[:-1]:
+                            break
+                        if measure.count_many([f"{header}\n{body}" if header else body])[0] > limit:
+                            break
+                        last = j
+                if last == i:
+                    out.append(planned[i])
+                else:
+                    out.append((x, planned[last][1], header, -1))
+                    carried[x] = path[:-1]
+                i = last + 1
+            return out
+
+    def make(doc: Any, env: Any) -> list[Any]:
+        params = {**env.default_chunker._params, "tokenizer": env.embedder}
+        return list(PackedSiblings(**params).chunk(doc))
 
     return make
 
@@ -323,7 +382,7 @@ def configs() -> list[Config]:
 
 
 def shape_configs() -> list[Config]:
-    """The chunk shapes of the fifth and sixth rounds (``--shapes``; docs/search.md).
+    """The chunk shapes of the fifth, sixth and ninth rounds (``--shapes``; docs/search.md).
 
     Those of the fifth round are each measured against no lead-in and no fine chunks; the sixth
     round's fine sizes are searched as the default search does.
@@ -360,6 +419,16 @@ def shape_configs() -> list[Config]:
                 note=f"the last sentences of the chunk before repeated, up to {f} of the size",
             )
             for f in (0.1, 0.15, 0.25)
+        ],
+        *[
+            Config(
+                f"section 256, packed {'nested ' if nested else ''}siblings",
+                "sectionrag",
+                packed_siblings(nested),
+                ("default",),
+                note="short sibling sections packed into one regular chunk under their parent (ninth round)",
+            )
+            for nested in (False, True)
         ],
         Config("section 192, no sentence context", "sectionrag", _section(size=192, **off), ("hybrid",)),
         Config(
