@@ -30,11 +30,12 @@ def test_every_kind_has_its_built_in_names() -> None:
         "semantic",
         "sentence",
     ]
-    assert registry.names("parser") == ["html", "markdown", "pdf", "text"]
+    assert registry.names("parser") == ["html", "markdown", "pdf", "rst", "text"]
     assert {"bge-m3", "minilm", "static"} <= set(registry.names("embedder"))
     assert registry.names("store") == ["lancedb"]
     assert registry.names("enricher") == ["extractive", "llm"]
     assert registry.parser_extensions()[".md"] == "markdown"
+    assert registry.parser_extensions()[".rst"] == "rst"
 
 
 def test_register_create_replace_and_unregister(clean_registry: None) -> None:

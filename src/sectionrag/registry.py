@@ -361,6 +361,7 @@ register(
     "sectionrag.parsers.markdown:MarkdownParser",
     extensions=(".md", ".markdown", ".mdown", ".mkd"),
 )
+register("parser", "rst", "sectionrag.parsers.rst:RstParser", extensions=(".rst", ".rest"))
 register("parser", "html", "sectionrag.parsers.html:HtmlParser", extensions=(".html", ".htm", ".xhtml"))
 register("parser", "pdf", "sectionrag.parsers.pdf:PdfParser", extensions=(".pdf",))
 

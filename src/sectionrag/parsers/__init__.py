@@ -8,7 +8,7 @@ text extension gives way only to a real PDF (``%PDF-`` at byte 0 followed by
 PDF objects), an HTML document (``<!DOCTYPE html``/``<html`` at the start) or
 binary content (refused). A few bytes of text (``%PDF-1.7`` in a Markdown
 file) never change the kind. :func:`get_parser` builds one parser by name
-(``text``, ``markdown``, ``html``, ``pdf``, or a registered plug-in) or
+(``text``, ``markdown``, ``rst``, ``html``, ``pdf``, or a registered plug-in) or
 extension, and :func:`parse_file` parses one file with an AutoParser. Parser
 names and their extensions are kept in :mod:`sectionrag.registry`.
 """
@@ -32,7 +32,7 @@ __all__ = ["AutoParser", "accepted_options", "detect_kind", "get_parser", "parse
 
 #: the parser kinds that content sniffing recognises; a file whose extension belongs to
 #: another registered parser (a plug-in) goes to that parser whatever its bytes
-_SNIFFED = frozenset({"text", "markdown", "html", "pdf"})
+_SNIFFED = frozenset({"text", "markdown", "rst", "html", "pdf"})
 
 _MD_HEADING = re.compile(r"^ {0,3}#{1,6} \S", re.MULTILINE)
 
@@ -76,7 +76,7 @@ def detect_kind(path: str | os.PathLike[str], head: bytes | None = None) -> str:
             f"supported types: {_supported()}",
             source=name,
         )
-    if by_ext in ("text", "markdown", "html"):
+    if by_ext in ("text", "markdown", "rst", "html"):
         return by_ext
     if by_ext == "pdf" or (by_ext is None and p.suffix == ""):
         if not head.strip():
