@@ -164,6 +164,26 @@ def test_llama_index_node_parser_keeps_spans_and_sections() -> None:
     assert "Harbor Outfitters Customer Policies > Refund Policy" in [n.metadata["section"] for n in nodes]
 
 
+RST = (
+    "=======\nManual\n=======\n\nIntro text here.\n\nInstall\n=======\n\nRun the installer.\n\n"
+    "From source\n-----------\n\nBuild it with make.\n"
+)
+
+
+def test_rst_sources_take_their_titles() -> None:
+    docs = lc.SectionragTextSplitter(chunker=chunker()).create_documents(
+        [RST], metadatas=[{"source": "guide.rst"}]
+    )
+    assert ["Manual", "Install", "From source"] in [d.metadata["section_path"] for d in docs]
+    nodes = li.SectionragNodeParser(chunker=chunker()).get_nodes_from_documents(
+        [LIDocument(text=RST, metadata={"file_name": "guide.rst"})]
+    )
+    assert "Manual > Install > From source" in [n.metadata["section"] for n in nodes]
+    # a text without a name says its markup with structure="rst"
+    named = lc.SectionragTextSplitter(chunker=chunker(), structure="rst").create_documents([RST])
+    assert ["Manual", "Install", "From source"] in [d.metadata["section_path"] for d in named]
+
+
 def test_a_passage_repeated_inside_the_previous_chunk_keeps_its_own_span() -> None:
     text = "Go now.\n\nnow."  # searching for "now." after the first chunk's start finds offset 3
     strategy = sectionrag.chunker("paragraph", size=3)
@@ -193,7 +213,11 @@ def texts(draw: st.DrawFn) -> str:
 
 
 @settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(text=texts(), structure=st.sampled_from(["auto", "markdown", "text", "none"]), size=st.integers(3, 40))
+@given(
+    text=texts(),
+    structure=st.sampled_from(["auto", "markdown", "rst", "text", "none"]),
+    size=st.integers(3, 40),
+)
 def test_splitters_round_trip_offsets(text: str, structure: str, size: int) -> None:
     strategy = sectionrag.chunker("section", inner="sentence", size=size)
     lc_docs = lc.SectionragTextSplitter(chunker=strategy, structure=structure).create_documents([text])  # type: ignore[arg-type]

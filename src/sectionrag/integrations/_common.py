@@ -22,11 +22,13 @@ __all__ = [
     "result_metadata",
 ]
 
-#: how a plain text's sections are found: Markdown headings, plain-text headings, both by guess, or none
-Structure = Literal["auto", "markdown", "text", "none"]
-STRUCTURES: tuple[Structure, ...] = ("auto", "markdown", "text", "none")
+#: how a plain text's sections are found: Markdown headings, reStructuredText titles, plain-text
+#: headings, one of them by guess, or none
+Structure = Literal["auto", "markdown", "rst", "text", "none"]
+STRUCTURES: tuple[Structure, ...] = ("auto", "markdown", "rst", "text", "none")
 
 _MARKDOWN_SUFFIXES = (".md", ".markdown", ".mdown", ".mkd")
+_RST_SUFFIXES = (".rst", ".rest")
 
 
 def build_chunker(chunker: Chunker | str, params: Mapping[str, Any]) -> Chunker:
@@ -51,9 +53,11 @@ def build_chunker(chunker: Chunker | str, params: Mapping[str, Any]) -> Chunker:
 def document_for_text(text: str, *, source: str = "<memory>", structure: Structure = "auto") -> Document:
     """Build a :class:`Document` whose ``text`` is exactly ``text``, with the sections its headings give.
 
-    ``markdown`` finds ``#`` and underlined headings, ``text`` the plain-text
-    ones (numbered, all-caps), ``none`` no sections; ``auto`` takes Markdown
-    for a ``.md`` source or a text with Markdown headings, plain text otherwise.
+    ``markdown`` finds ``#`` and underlined headings, ``rst`` reStructuredText
+    titles, ``text`` the plain-text ones (numbered, all-caps, wiki markup),
+    ``none`` no sections; ``auto`` takes reStructuredText for a ``.rst``
+    source, Markdown for a ``.md`` source or a text with Markdown headings,
+    plain text otherwise.
     """
     if structure not in STRUCTURES:
         raise ConfigError(f"unknown structure {structure!r}; choose one of: {', '.join(STRUCTURES)}")
@@ -63,10 +67,15 @@ def document_for_text(text: str, *, source: str = "<memory>", structure: Structu
     from sectionrag.parsers.text import TextParser
 
     if structure == "auto":
-        markdown = PurePath(source).suffix.lower() in _MARKDOWN_SUFFIXES or bool(find_markdown_headings(text))
-        structure = "markdown" if markdown else "text"
+        suffix = PurePath(source).suffix.lower()
+        markdown = suffix in _MARKDOWN_SUFFIXES or bool(find_markdown_headings(text))
+        structure = "rst" if suffix in _RST_SUFFIXES else "markdown" if markdown else "text"
     if structure == "markdown":
         return MarkdownParser().parse_text(text, source=source)
+    if structure == "rst":
+        from sectionrag.parsers.rst import RstParser
+
+        return RstParser().parse_text(text, source=source)
     return TextParser().parse_text(text, source=source)
 
 

@@ -102,7 +102,8 @@ class SectionragTextSplitter(TextSplitter):
             ``section``) built with ``**params``.
         structure: How to find sections: ``auto`` (Markdown headings for a ``.md``
             ``source`` in the metadata or a text that has them, plain-text headings
-            otherwise), ``markdown``, ``text`` or ``none``.
+            otherwise; reStructuredText titles for a ``.rst`` one), ``markdown``, ``rst``,
+            ``text`` or ``none``.
         **params: Strategy parameters when ``chunker`` is a name (``size``, ``tokenizer`` ...).
     """
 

@@ -142,7 +142,8 @@ class SectionragNodeParser(NodeParser):
         chunker: A sectionrag chunker, or a registered strategy name (default ``section``).
         structure: How to find sections: ``auto`` (Markdown headings for a ``.md``
             ``file_name``/``file_path``/``source`` or a text that has them, plain-text
-            headings otherwise), ``markdown``, ``text`` or ``none``.
+            headings otherwise; reStructuredText titles for a ``.rst`` one), ``markdown``, ``rst``,
+            ``text`` or ``none``.
         **kwargs: LlamaIndex ``NodeParser`` fields (``include_metadata``,
             ``include_prev_next_rel``, ``id_func``, ``callback_manager``).
     """
