@@ -80,3 +80,73 @@ def test_html_detected_by_content(tmp_path: Path):
     path = tmp_path / "page.txt"
     path.write_text("<!DOCTYPE html><html><body><h1>T</h1><p>x</p></body></html>")
     assert sectionrag.parse(path).metadata["format"] == "html"
+
+
+def _filing(paragraphs: int = 3) -> str:
+    para = (
+        '<div><span style="font-weight:400;font-size:10pt">The Company designs and sells devices. '
+        "Net sales rose in every segment during the quarter, and margins held steady.</span></div>"
+    )
+    bold = '<div style="margin-top:12pt"><span style="font-weight:700;font-size:10pt">{}</span></div>'
+    return (
+        "<html><body>"
+        + bold.format("PART I — FINANCIAL INFORMATION")
+        + bold.format("Item 1. Financial Statements")
+        + para * paragraphs
+        + "<table><tr><td><b>Net sales</b></td><td><b>$</b></td><td><b>81,797</b></td></tr>"
+        + "<tr><td>Cost of sales</td><td>$</td><td>45,384</td></tr>"
+        + '<tr><td><span style="font-weight:bold">Total Number of Shares Purchased</span></td>'
+        + '<td><span style="font-weight:bold">Average Price Paid</span></td>'
+        + '<td><span style="font-weight:bold">Dollar Value</span></td></tr></table>'
+        + '<table><tr><td><span style="font-weight:700">Item 2.</span></td>'
+        + '<td><span style="font-weight:700">Management\'s Discussion and Analysis</span></td></tr></table>'
+        + para * paragraphs
+        + bold.format("Business Seasonality and Product Introductions")
+        + para * paragraphs
+        + bold.format("PART II — OTHER INFORMATION")
+        + bold.format("Item 1A. Risk Factors")
+        + para * paragraphs
+        + "</body></html>"
+    )
+
+
+def test_a_page_without_h_tags_takes_its_headings_from_bold_lines():
+    doc = HtmlParser().parse_text(_filing())
+    check_sections(doc)
+    assert [(s.level, s.title) for s in doc.sections] == [
+        (1, "PART I — FINANCIAL INFORMATION"),
+        (2, "Item 1. Financial Statements"),
+        (2, "Item 2. Management's Discussion and Analysis"),
+        (3, "Business Seasonality and Product Introductions"),
+        (1, "PART II — OTHER INFORMATION"),
+        (2, "Item 1A. Risk Factors"),
+    ]
+    assert doc.text[doc.sections[2].start :].startswith("Item 2. | Management's")
+
+
+def test_where_most_text_is_bold_bold_sets_nothing_apart():
+    html = "".join(f"<p><b>Paragraph {n} says something in bold type</b></p>" for n in range(8))
+    html += "<p>One plain line.</p>"
+    assert HtmlParser().parse_text(html).sections == ()
+
+
+def test_larger_type_makes_headings_and_ranks_them():
+    html = (
+        '<p style="font-size:18pt">User Guide</p>'
+        + '<p style="font-size:14px">Some plain text of the guide that runs on for a while here.</p>' * 3
+        + '<p style="font-size:14pt">Installing the tool</p>'
+        + '<p style="font-size:14px">Some plain text of the guide that runs on for a while here.</p>' * 3
+        + '<p style="font-size:14pt">Running it</p>'
+        + '<p style="font-size:14px">Some plain text of the guide that runs on for a while here.</p>'
+    )
+    doc = HtmlParser().parse_text(html)
+    assert [(s.level, s.title) for s in doc.sections] == [
+        (1, "User Guide"),
+        (2, "Installing the tool"),
+        (2, "Running it"),
+    ]
+
+
+def test_h_tags_when_present_are_the_only_headings():
+    html = "<h2>Overview</h2><p>Text here.</p>" + _filing()
+    assert [s.title for s in HtmlParser().parse_text(html).sections] == ["Overview"]

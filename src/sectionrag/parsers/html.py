@@ -1,5 +1,8 @@
 """HTML parser: ``h1``-``h6`` sections over the visible text, tables as rows.
 
+A page without ``h1``-``h6`` (a filing on EDGAR) takes its headings from lines
+set apart by bold or larger type (:func:`styled_headings`).
+
 Uses the standard library's :class:`html.parser.HTMLParser`: scripts, styles,
 templates and navigation (``nav``, ``header``/``footer`` of the page, elements
 with ``hidden``/``aria-hidden``) are dropped, entities are decoded, block
@@ -13,14 +16,15 @@ import bisect
 import os
 import re
 from html.parser import HTMLParser as _StdHTMLParser
-from typing import Any
+from typing import Any, NamedTuple
 
 from sectionrag.errors import ParseError
-from sectionrag.parsers._sections import Heading, build_sections, clip_title, normalize_title
+from sectionrag.parsers._sections import Heading, build_sections, clip_title, nest_levels, normalize_title
 from sectionrag.parsers._source import decode_with_errors, read_source, require_text
+from sectionrag.parsers.headings import classify, is_all_caps, looks_like_sentence
 from sectionrag.types import Document
 
-__all__ = ["HtmlParser"]
+__all__ = ["HtmlParser", "Run", "styled_headings"]
 
 _SKIP = frozenset({"script", "style", "template", "noscript", "nav", "svg", "math", "iframe", "object"})
 _VOID = frozenset(
@@ -55,6 +59,32 @@ _WS = re.compile(r"[ \t\r\n\f\u00a0\u2000-\u200a\u202f\u3000]+")
 _MAX_RAW_TITLE = 1000  # characters of a heading's text made into its title
 
 
+class Run(NamedTuple):
+    """A stretch of the extracted text with its type: bold or not, font size in points if set."""
+
+    start: int
+    end: int
+    bold: bool
+    size: float | None
+
+
+_FONT_WEIGHT = re.compile(r"font-weight\s*:\s*(bold(?:er)?|[6-9]00)\b", re.IGNORECASE)
+_FONT_SIZE = re.compile(r"font-size\s*:\s*([\d.]+)\s*(pt|px)\b", re.IGNORECASE)
+
+
+def _inline_style(tag: str, style: str) -> tuple[bool, float | None]:
+    """Return whether an element sets its text bold, and the font size it sets in points."""
+    bold = tag in ("b", "strong") or _FONT_WEIGHT.search(style) is not None
+    m = _FONT_SIZE.search(style)
+    size = None
+    if m is not None:
+        try:
+            size = float(m.group(1)) * (0.75 if m.group(2).lower() == "px" else 1.0)
+        except ValueError:
+            size = None
+    return bold, size
+
+
 class _Extractor(_StdHTMLParser):
     """Collects visible text with offsets recorded as it is written."""
 
@@ -74,6 +104,15 @@ class _Extractor(_StdHTMLParser):
         self.cells: list[list[str]] | None = None  # current table row cells
         self.table_depth = 0
         self.body_depth = 0
+        # inline style: the open elements' (tag, bold, font size in points), how many of them set
+        # bold, their sizes, how often each tag is open; runs of text written
+        self.styles: list[tuple[str, bool, float | None]] = []
+        self.bold_depth = 0
+        self.sizes: list[float] = []
+        self.open_tags: dict[str, int] = {}
+        self.runs: list[Run] = []
+        self.row_chars = [0, 0]  # characters of the current table row: all, bold
+        self.row_run: Run | None = None  # the style of a row being written
 
     # -- writing
     def _write(self, text: str) -> None:
@@ -86,6 +125,9 @@ class _Extractor(_StdHTMLParser):
                 self.cells.append([text])
             if self.heading is not None:
                 self.heading[2].append(text)
+            chars = len(text) - text.count(" ")
+            self.row_chars[0] += chars
+            self.row_chars[1] += chars if self._bold() else 0
             return
         if self.length:
             if self.pending_break == 2:
@@ -95,9 +137,38 @@ class _Extractor(_StdHTMLParser):
         self.pending_break = 0
         if self.heading is not None and self.heading[1] < 0:
             self.heading = (self.heading[0], self.length, self.heading[2])
+        style = self.row_run or Run(0, 0, self._bold(), self._size())
+        self.runs.append(Run(self.length, self.length + len(text), style.bold, style.size))
         self._emit(text)
         if self.heading is not None:
             self.heading[2].append(text)
+
+    def _bold(self) -> bool:
+        return self.bold_depth > 0
+
+    def _size(self) -> float | None:
+        return self.sizes[-1] if self.sizes else None
+
+    def _open(self, tag: str, style: str) -> None:
+        bold, size = _inline_style(tag, style)
+        self.styles.append((tag, bold, size))
+        self.bold_depth += bold
+        if size is not None:
+            self.sizes.append(size)
+        self.open_tags[tag] = self.open_tags.get(tag, 0) + 1
+
+    def _close(self, tag: str) -> None:
+        """Close ``tag`` and every element opened inside it and left open."""
+        if not self.open_tags.get(tag):
+            return
+        while self.styles:
+            popped, bold, size = self.styles.pop()
+            self.bold_depth -= bold
+            if size is not None:
+                self.sizes.pop()
+            self.open_tags[popped] -= 1
+            if popped == tag:
+                return
 
     def _emit(self, text: str) -> None:
         self.parts.append(text)
@@ -111,10 +182,14 @@ class _Extractor(_StdHTMLParser):
             return
         cells = [" ".join("".join(c).split()) for c in self.cells]
         self.cells = None
+        chars, bold = self.row_chars
+        self.row_chars = [0, 0]
         if any(cells):
             self._break(1)
             depth, self.table_depth = self.table_depth, 0
+            self.row_run = Run(0, 0, chars > 0 and bold == chars, None)
             self._write(" | ".join(cells))
+            self.row_run = None
             self.table_depth = depth
             self._break(1)
 
@@ -131,6 +206,8 @@ class _Extractor(_StdHTMLParser):
         if tag == "title":
             self.in_title = True
             return
+        if tag not in _VOID:
+            self._open(tag, attr.get("style") or "")
         if tag == "table":
             self._flush_row()
             self.table_depth += 1
@@ -170,6 +247,7 @@ class _Extractor(_StdHTMLParser):
                     if popped == tag:
                         break
             return
+        self._close(tag)
         if tag == "title":
             self.in_title = False
         elif tag in _HEADINGS and self.heading is not None:
@@ -224,7 +302,7 @@ def _sniff_charset(data: bytes) -> str | None:
 
 
 class HtmlParser:
-    """Parse HTML into text with ``h1``-``h6`` sections.
+    """Parse HTML into text with ``h1``-``h6`` sections (or, without any, sections by type).
 
     Args:
         drop_page_chrome: Also drop ``<header>`` and ``<footer>`` elements that
@@ -287,6 +365,8 @@ class HtmlParser:
         headings = [
             Heading(start, level, title_) for start, level, title_ in extractor.headings if start < len(text)
         ]
+        if not headings:  # no h1-h6: lines set apart by their type (a filing's bold "Item 2.")
+            headings = styled_headings(text, extractor.runs)
         if title:
             meta["title"] = title
         elif headings:
@@ -295,6 +375,92 @@ class HtmlParser:
                 meta["title"] = first_h1
         sections = build_sections(headings, len(text))
         return Document.create(text, source=source, sections=sections, metadata=meta)
+
+
+_MAX_STYLED_WORDS = 20  # a longer bold line is a bold paragraph
+# a cell of figures or a currency sign alone (dashes: U+2014, U+2013, "-")
+_FIGURE_CHARS = "\\s$\u20ac\u00a3()\\d.,%\u2014\u2013-"
+_FIGURE = re.compile(f"[{_FIGURE_CHARS}]*\\d[{_FIGURE_CHARS}]*|[$\u20ac\u00a3\u2014\u2013-]")
+_TYPE_ORDER = 100  # unnumbered styled headings rank after every numbering kind (PART 0, 1.1 12 ...)
+
+
+def styled_headings(text: str, runs: list[Run]) -> list[Heading]:
+    """Headings of a page that marks none up (no ``h1``-``h6``): lines set apart by their type.
+
+    A line is a heading when all its text is bold, or set at least a fifth larger
+    than the text's most common size, and it reads as a title: letters rather
+    than figures, at most twenty words, not a sentence (a numbered line, ``Item
+    2. | Management's Discussion``, is judged by its title), and not a table's
+    row of three cells or more or of figures. Where bold lines
+    hold more than a quarter of the text, only size sets a line apart. Levels come from the numbering
+    (``PART`` above ``Item``, ``1.`` above ``1.1``), then from the type (larger
+    first, capitals above mixed case), in the order the kinds appear.
+    """
+    lines: list[tuple[int, int, int, int, dict[float, int]]] = []  # start, end, chars, bold, sizes
+    k = 0
+    offset = 0
+    for line in text.split("\n"):
+        start, end = offset, offset + len(line)
+        offset = end + 1
+        chars = bold = 0
+        sizes: dict[float, int] = {}
+        while k < len(runs) and runs[k].end <= start:
+            k += 1
+        j = k
+        while j < len(runs) and runs[j].start < end:
+            r = runs[j]
+            piece = text[max(r.start, start) : min(r.end, end)]
+            n = len(piece) - piece.count(" ")
+            chars += n
+            bold += n if r.bold else 0
+            if r.size is not None:
+                sizes[r.size] = sizes.get(r.size, 0) + n
+            j += 1
+        if chars:
+            lines.append((start, end, chars, bold, sizes))
+    if not lines:
+        return []
+    plain: dict[float, int] = {}
+    for _, _, chars, bold, sizes in lines:
+        if bold < chars:
+            for size, n in sizes.items():
+                plain[size] = plain.get(size, 0) + n
+    body = max(plain, key=lambda size: plain[size]) if plain else None
+    # bold sets a line apart only where bold lines are a small part of the text
+    bold_chars = sum(chars for _, _, chars, bold, _ in lines if bold == chars)
+    bold_counts = bold_chars <= 0.25 * sum(chars for _, _, chars, _, _ in lines)
+    found: list[tuple[int, str, tuple[object, int | None]]] = []
+    typed: list[tuple[int, float | None, bool]] = []  # (index in found, size if larger, capitals)
+    for start, end, chars, bold, sizes in lines:
+        line_size = max(sizes, key=lambda x: sizes[x]) if sizes else None
+        larger = line_size is not None and body is not None and line_size >= 1.2 * body
+        if not (larger or (bold_counts and bold == chars)):
+            continue
+        cells = [c for c in text[start:end].split(" | ") if c.strip()]
+        if len(cells) > 2 or any(_FIGURE.fullmatch(c.strip()) for c in cells[1:]):
+            continue  # a table's bold row or column headings ("Total net sales | $ | 81,797")
+        title = normalize_title(" ".join(cells))
+        words = title.split()
+        letters = sum(c.isalpha() for c in title)
+        if letters < 2 or letters < sum(c.isdigit() for c in title) or len(words) > _MAX_STYLED_WORDS:
+            continue
+        style = classify(title)
+        numbered = style is not None and style.kind not in ("caps", "alpha")
+        rest = style.rest if numbered and style is not None and style.rest else title
+        if looks_like_sentence(rest, max_words=_MAX_STYLED_WORDS, allow_lower=numbered):
+            continue
+        if numbered and style is not None:
+            found.append((start, clip_title(title), ((style.kind, style.depth), style.order)))
+        else:
+            typed.append((len(found), line_size if larger else None, is_all_caps(title)))
+            found.append((start, clip_title(title), (None, None)))
+    # unnumbered headings rank by their type below the numbered kinds: larger first, then capitals
+    kinds = sorted({(typed_size or 0.0, caps) for _, typed_size, caps in typed}, reverse=True)
+    for i, typed_size, caps in typed:
+        order = _TYPE_ORDER + kinds.index((typed_size or 0.0, caps))
+        found[i] = (found[i][0], found[i][1], (("type", typed_size, caps), order))
+    ranks = nest_levels([key for _, _, key in found])
+    return [Heading(start, rank, title) for (start, title, _), rank in zip(found, ranks, strict=True)]
 
 
 _CHROME_OPEN = re.compile(r"<(header|footer)\b[^<>]*>", re.IGNORECASE)
