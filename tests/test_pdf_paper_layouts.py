@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from _pdfgen import Line, Page, write_pdf
+from _pdfgen import Line, Page, body_lines, write_pdf
 from test_pdf_headings import Flow, levels, parse, titles
 
 
@@ -461,3 +461,35 @@ def test_unnumbered_capitals_in_a_face_of_two_orders_stand_with_the_capitals(tmp
         "ACKNOWLEDGMENTS": 1,
         "REFERENCES": 1,
     }
+
+
+def _column(x: float, blocks: list[tuple[str, int | str]], seed: int, y: float = 720) -> list[Line]:
+    """One column of a two-column page in 10 pt Times: paragraphs of ``n`` lines (``("p", n)``)
+    and headings centred in the column (``("h", title)``), 6 pt apart above and below."""
+    out: list[Line] = []
+    for kind, arg in blocks:
+        if kind == "h":
+            y -= 6
+            out.append(Line(str(arg), x=x + 60, y=y, family="Times"))
+            y -= 18
+            continue
+        lines, y = body_lines(int(arg), seed, y, x=x, width_words=6)
+        seed += 1
+        for ln in lines:
+            ln.family = "Times"
+        out += lines
+    return out
+
+
+def test_capitals_heading_at_the_foot_of_the_left_column_is_a_heading(tmp_path: Path):
+    # IEEE's two columns: "ACKNOWLEDGMENT" in capitals at the text's size is the last line of the
+    # left column and its text goes on at the top of the right one; the line after it in reading
+    # order stands higher up the page, which tells nothing of the space under the heading
+    left = _column(50, [("p", 20), ("h", "I. INTRODUCTION"), ("p", 30), ("h", "ACKNOWLEDGMENT")], 1)
+    right = _column(312, [("p", 25), ("h", "REFERENCES"), ("p", 28)], 9)
+    right[0].text = "we thank the staff of the lab for all of their help"
+    pages = [Page([*left, *right, Line("1", x=300, y=40, size=9)])]
+    doc = parse(write_pdf(tmp_path / "foot.pdf", pages))
+    assert titles(doc) == ["I. INTRODUCTION", "ACKNOWLEDGMENT", "REFERENCES"]
+    sec = next(s for s in doc.sections if s.title == "ACKNOWLEDGMENT")
+    assert "we thank the staff" in doc.text[sec.start : sec.end]

@@ -211,7 +211,7 @@ def find_headings(pages: list[list[PdfLine]], body: float) -> list[Candidate]:
                 and _is_margin_heading(ln)
             )
             ok = marginal or _is_heading_line(
-                ln, prev, nxt, page_body, page_pitch, light, small, caseless, family
+                ln, prev, nxt, page_body, page_pitch, light, small, caseless, family, _column_foot(lines, i)
             )
             if (
                 ok
@@ -371,6 +371,20 @@ def find_headings(pages: list[list[PdfLine]], body: float) -> list[Candidate]:
                 g.role = "heading"
             i = j
     return _without_figure_art(_without_continuations(out), pages)
+
+
+def _column_foot(lines: list[PdfLine], i: int) -> bool:
+    """Tell whether the ``i``-th line ends its column: the next one starts the next column, higher up.
+
+    ``ACKNOWLEDGMENT`` at the foot of the left column is followed in reading
+    order by the right column's first line at the top of the page; no line of
+    the page stands under it. (A cell of a table read column by column has
+    the cells of the rows below under it.)
+    """
+    ln = lines[i]
+    if i + 1 >= len(lines) or not lines[i + 1].column_top or lines[i + 1].bottom >= ln.top:
+        return False
+    return not any(o.top >= ln.bottom and o.x0 < ln.x1 and o.x1 > ln.x0 for o in lines)
 
 
 def _inside_number(label: str, parent: str) -> bool:
@@ -715,6 +729,7 @@ def _is_heading_line(
     small: set[Style] | None = None,
     caseless: set[Style] | None = None,
     family: str | None = None,
+    column_foot: bool = False,
 ) -> bool:
     # a small-capitals face ("TeXPalladioL-SC", "cmcsc10") shows its lower-case letters as capitals;
     # read so only behind a section number ("2.1 a new section"): an unnumbered line in small
@@ -838,7 +853,8 @@ def _is_heading_line(
     if ratio < 1.5 and text.lower().rstrip(":.") in ADMONITIONS:
         return False  # a "Note" or "Warning" box title; a chapter-sized "Notes" stays a heading
     gap_above = ln.top - prev.bottom if prev is not None else pitch * 3
-    gap_below = nxt.top - ln.bottom if nxt is not None else pitch * 3
+    # (below the last line of a column the space is as open as at the foot of a page)
+    gap_below = nxt.top - ln.bottom if nxt is not None and not column_foot else pitch * 3
     line_gap = max(pitch - ln.height, 0.5)
     # the first line of a page's right-hand column is set off from the left column's last line
     spaced = gap_above > line_gap * 1.6 or prev is None or prev.row == ln.row or ln.column_top
