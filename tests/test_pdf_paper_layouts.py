@@ -463,13 +463,16 @@ def test_unnumbered_capitals_in_a_face_of_two_orders_stand_with_the_capitals(tmp
     }
 
 
-def _column(x: float, blocks: list[tuple[str, int | str]], seed: int, y: float = 720) -> list[Line]:
-    """One column of a two-column page in 10 pt Times: paragraphs of ``n`` lines (``("p", n)``)
-    and headings centred in the column (``("h", title)``), 6 pt apart above and below."""
+def _column(
+    x: float, blocks: list[tuple[str, int | str]], seed: int, y: float = 720, before: float = 6
+) -> list[Line]:
+    """One column of a two-column page in 10 pt Times on a 12 pt leading: paragraphs of ``n`` lines
+    (``("p", n)``) and headings centred in the column (``("h", title)``), ``before`` points more
+    than the leading under the line above, 18 pt over the line below."""
     out: list[Line] = []
     for kind, arg in blocks:
         if kind == "h":
-            y -= 6
+            y -= before
             out.append(Line(str(arg), x=x + 60, y=y, family="Times"))
             y -= 18
             continue
@@ -493,3 +496,16 @@ def test_capitals_heading_at_the_foot_of_the_left_column_is_a_heading(tmp_path: 
     assert titles(doc) == ["I. INTRODUCTION", "ACKNOWLEDGMENT", "REFERENCES"]
     sec = next(s for s in doc.sections if s.title == "ACKNOWLEDGMENT")
     assert "we thank the staff" in doc.text[sec.start : sec.end]
+
+
+def test_numbered_capitals_heading_a_little_apart_from_the_descenders_above_is_a_heading(tmp_path: Path):
+    # IEEE's conference sections: "II. RELATED WORK" in capitals at the text's size, its baseline
+    # 17 pt under the line above on a 12 pt leading; from that line's descenders ("functionality")
+    # to the capitals' tops are 8 pt, little more than the leading less the capitals' short box
+    blocks: list[tuple[str, int | str]] = [("h", "I. INTRODUCTION"), ("p", 12), ("h", "II. RELATED WORK")]
+    left = _column(50, [*blocks, ("p", 12)], 1, before=5)
+    left[12].text = "along with the implemented functionality"
+    right = _column(312, [("p", 12), ("h", "III. METHOD"), ("p", 12)], 9, before=5)
+    pages = [Page([*left, *right, Line("1", x=300, y=40, size=9)])]
+    doc = parse(write_pdf(tmp_path / "ieee.pdf", pages))
+    assert titles(doc) == ["I. INTRODUCTION", "II. RELATED WORK", "III. METHOD"]

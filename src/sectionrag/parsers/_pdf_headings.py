@@ -871,6 +871,17 @@ def _is_heading_line(
         and abs(prev.size - ln.size) < 0.6
         and _inside_number(style.label, prev.text)
     )
+    # a numbered line in capitals has no descenders and its box is short: the space above it,
+    # from the descenders of the line above to its capitals' tops, reads small against a leading
+    # less its own height (IEEE's "II. RELATED WORK", 8 pt under the line above where its leading
+    # leaves 5 pt); where both the tops and the feet of the two lines stand more than 1.2 leadings
+    # apart, the line is set off above all the same
+    spaced = spaced or (
+        numbered
+        and prev is not None
+        and abs(prev.size - ln.size) < 0.6
+        and min(ln.top - prev.top, ln.bottom - prev.bottom) > 1.2 * pitch
+    )
     if ratio >= 1.12:
         light_heading = light is not None and (round(ln.size * 2) / 2, ln.font) in light and spaced
         if ratio < 1.3 and not (ln.bold or ln.italic) and not numbered and not light_heading:
