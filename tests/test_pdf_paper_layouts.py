@@ -509,3 +509,26 @@ def test_numbered_capitals_heading_a_little_apart_from_the_descenders_above_is_a
     pages = [Page([*left, *right, Line("1", x=300, y=40, size=9)])]
     doc = parse(write_pdf(tmp_path / "ieee.pdf", pages))
     assert titles(doc) == ["I. INTRODUCTION", "II. RELATED WORK", "III. METHOD"]
+
+
+def test_run_in_head_whose_title_opens_on_a_name_in_lower_case_is_a_heading(tmp_path: Path):
+    # IEEE's "1) zoo Quick Reference:" and "2) party:" in italics run into their paragraphs: a
+    # package's name opens the title in lower case, which makes no sentence of a numbered head
+    f = Flow().heading("I. Introduction", 12).para(6)
+    f.gap(8).line("A. Packages", italic=True).para(5)
+    text = "the package gives examples of how to read data in various formats"
+    for k, head in enumerate(("zoo Quick Reference", "party")):
+        parts = [Line(f"{k + 1}) {head}:", italic=True), Line(text)]
+        f.lines.extend(_run(parts, 82, f.y, tmp_path / str(k)))
+        f.y -= 12
+        f.para(4)
+    f.heading("II. Results", 12).para(6)
+    doc = parse(f.write(tmp_path / "ieee.pdf"))
+    assert titles(doc) == [
+        "I. Introduction",
+        "A. Packages",
+        "1) zoo Quick Reference",
+        "2) party",
+        "II. Results",
+    ]
+    assert levels(doc)["2) party"] == 3

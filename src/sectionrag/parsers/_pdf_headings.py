@@ -836,12 +836,13 @@ def _is_heading_line(
         and abs(nxt.size - ln.size) < 0.3
         and 0 <= nxt.top - ln.bottom < 0.6 * ln.size
     )
-    # (a heading in a typewriter heading face is an identifier, "event.bubbles", not a sentence)
+    # (a heading in a typewriter heading face is an identifier, "event.bubbles", not a sentence; a
+    # numbered head run into its paragraph may open on a name in lower case, IEEE's "2) zoo:")
     if (
         check
         and not wraps_on
         and not (small_heading and CODE_FONT.search(ln.font))
-        and looks_like_sentence(check, max_words=18, allow_lower=numbered)
+        and looks_like_sentence(check, max_words=18, allow_lower=numbered or ln.lead)
         and not (check.endswith(".") and len(check.split()) <= (6 if numbered else 4))
     ):
         return False
