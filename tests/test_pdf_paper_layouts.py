@@ -532,3 +532,21 @@ def test_run_in_head_whose_title_opens_on_a_name_in_lower_case_is_a_heading(tmp_
         "II. Results",
     ]
     assert levels(doc)["2) party"] == 3
+
+
+def test_run_a_line_lower_back_at_the_left_edge_starts_a_line_of_its_own():
+    # pdfium reads IEEE's "... can be defined." and the "REFERENCES" under it, back at the column's
+    # left edge, as one line (its runs' boxes as read from a computer-society journal paper): the
+    # heading is a line of its own; an accent over its letter (level with the letter's top) and a
+    # figure's label set upright (taller than a line) are not
+    from sectionrag.parsers._pdfium import _next_line
+
+    defined, capital, rest = (
+        (48.2, 250.2, 251.8, 257.3),
+        (49.2, 278.2, 55.7, 286.2),
+        (57.5, 279.7, 114.6, 286.4),
+    )
+    assert _next_line(defined, capital, 9.5)
+    assert not _next_line(capital, rest, 11.0)
+    assert not _next_line((168.5, 190.8, 171.3, 192.2), (168.8, 190.6, 484.7, 200.4), 10.0)
+    assert not _next_line((78.2, 309.6, 501.2, 318.6), (255.2, 381.3, 265.5, 451.7), 10.0)

@@ -354,6 +354,22 @@ def font_family(font: str) -> str:
     return re.split(r"[-,_]", font, maxsplit=1)[0].lower()
 
 
+def _next_line(
+    ra: tuple[float, float, float, float], rb: tuple[float, float, float, float], size: float
+) -> bool:
+    """Tell whether run ``rb`` of a line starts the next line down: pdfium ran on without a break.
+
+    ``ra`` and ``rb`` are consecutive runs' boxes (left, top, right, bottom,
+    top-down). IEEE's "... can be defined. REFERENCES" comes as one line, the
+    heading back at the column's left edge a line lower: a run of one line's
+    height wholly under the one before, more than ``size`` lower and starting
+    left of its end, is a line of its own. An accent set over its letter
+    stands less than a line above it; a figure's label set upright is taller
+    than a line.
+    """
+    return rb[1] >= ra[3] and rb[1] - ra[1] > size and rb[3] - rb[1] < 2 * size and rb[0] < ra[2]
+
+
 def extract_page_lines(page: Any, page_index: int, *, gap_em: float = 1.6) -> list[PdfLine]:
     """Return the text lines of one pypdfium2 page in pdfium's order.
 
@@ -399,11 +415,12 @@ def extract_page_lines(page: Any, page_index: int, *, gap_em: float = 1.6) -> li
             first = start + (len(segment) - len(segment.lstrip()))
             scale = _matrix_scale(raw, tp, first, matrix)  # one per line: its pieces share it
             size = (raw.FPDFText_GetFontSize(tp, first) or 0.0) * scale
-            # split the line where the gap between runs is wide
+            # split the line where the gap between runs is wide, or where a run starts a line below
             cuts = [start]
             if len(rects) > 1 and size > 0:
                 for ra, rb in itertools.pairwise(rects):
-                    if rb[0] - ra[2] > gap_em * size and abs(rb[1] - ra[1]) < size:
+                    wide = rb[0] - ra[2] > gap_em * size and abs(rb[1] - ra[1]) < size
+                    if wide or _next_line(ra, rb, size):
                         x = rb[0] + min(0.5, (rb[2] - rb[0]) / 2)
                         y = height - (rb[1] + rb[3]) / 2
                         idx = raw.FPDFText_GetCharIndexAtPos(tp, x, y, 1.0, 1.0)
