@@ -550,3 +550,35 @@ def test_run_a_line_lower_back_at_the_left_edge_starts_a_line_of_its_own():
     assert not _next_line(capital, rest, 11.0)
     assert not _next_line((168.5, 190.8, 171.3, 192.2), (168.8, 190.6, 484.7, 200.4), 10.0)
     assert not _next_line((78.2, 309.6, 501.2, 318.6), (255.2, 381.3, 265.5, 451.7), 10.0)
+
+
+def test_numbered_heading_in_the_text_face_set_apart_above_and_below_is_a_heading(tmp_path: Path):
+    # pracjourn's third level: "2.1.1 Penalized least squares versus" in the text's own face and
+    # size, a blank line's space above it and below it, then its paragraph; its title does not
+    # run on into that paragraph. A list of numbered entries in the text's face, each spaced from
+    # the next (a filing's exhibits), stays text.
+    f = Flow().heading("1 Introduction", 14).para(6)
+    f.heading("2 Related Work", 14).para(4)
+    f.heading("2.1 Mixed models", 12).para(4)
+    for k, name in enumerate(("Penalized least squares versus", "Fitting Linear Mixed-Effects Models")):
+        f.gap(12).line(f"2.1.{k + 1} {name}", after=20).para(5)
+    f.new_page().heading("3 Exhibits", 14).para(3)
+    for k, name in enumerate(
+        (
+            "Letter regarding unaudited interim financial information",
+            "Certification of Chief Executive Officer Pursuant to Section 302",
+            "Certification of Chief Financial Officer Pursuant to Section 302",
+        )
+    ):
+        f.gap(6).line(f"3.{k + 1} {name}", after=18)
+    f.para(4)
+    doc = parse(f.write(tmp_path / "pracjourn.pdf"))
+    assert titles(doc) == [
+        "1 Introduction",
+        "2 Related Work",
+        "2.1 Mixed models",
+        "2.1.1 Penalized least squares versus",
+        "2.1.2 Fitting Linear Mixed-Effects Models",
+        "3 Exhibits",
+    ]
+    assert levels(doc)["2.1.2 Fitting Linear Mixed-Effects Models"] == 3

@@ -277,8 +277,11 @@ def find_headings(pages: list[list[PdfLine]], body: float) -> list[Candidate]:
                         or (_bare_number(group[0].text) is not None and ln.size >= 1.4 * page_body)
                     )
                 ) or (len(group) == 2 and label_word and _bare_number(group[1].text) is not None)
-                # a wrapped line follows the line above it at that line's leading
+                # a wrapped line follows the line above it at that line's leading (a title in the
+                # text's own face at that of the text: what stands apart under it is its text)
                 reach = 4.0 * max(ln.size, page_body) if label_first else 1.2 * max(group[-1].size, page_body)
+                if not label_first and not (last.bold or last.italic) and last.size < 1.12 * page_body:
+                    reach = min(reach, 2 * max(page_pitch - last.height, 0.5))
                 close = 0 <= nxt.top - group[-1].bottom < reach
                 if nxt.role == "table" or not close:
                     break
@@ -775,6 +778,25 @@ def _is_heading_line(
         and _SUBSECTION_NUMBER.match(text) is not None
     )
     other_face = larger_number and family is not None and bool(ln.font) and font_family(ln.font) != family
+    gap_above = ln.top - prev.bottom if prev is not None else pitch * 3
+    # (below the last line of a column the space is as open as at the foot of a page)
+    gap_below = nxt.top - ln.bottom if nxt is not None and not column_foot else pitch * 3
+    line_gap = max(pitch - ln.height, 0.5)
+    # a section number in the text's own face and size (pracjourn's "2.2.1 Penalized least squares"
+    # as a line of the text) heads a section where it stands apart from the text above and from a
+    # line of text below; an entry of a list set so ("31.1 Certification of ..." between the other
+    # exhibits of a filing) has numbered entries in its face for neighbours
+    set_off_number = (
+        not CODE_FONT.search(ln.font)
+        and _SUBSECTION_NUMBER.match(text) is not None
+        and gap_above > line_gap * 2.5
+        and gap_below > line_gap * 2
+        and nxt is not None
+        and nxt.role == "body"
+        and len(nxt.text.split()) >= 6
+        and _SECTION_NUMBER.match(nxt.text) is None
+        and not (prev is not None and prev.font == ln.font and _SECTION_NUMBER.match(prev.text))
+    )
     if (
         not ln.bold
         and not ln.italic
@@ -783,6 +805,7 @@ def _is_heading_line(
         and any(c.islower() for c in text)
         and not other_face
         and not larger_number
+        and not set_off_number
     ):
         return False  # plain body text: only all-caps, italic or labelled lines can be headings
     if is_toc_line(text):
@@ -853,10 +876,6 @@ def _is_heading_line(
     ratio = ln.size / body if body else 1.0
     if ratio < 1.5 and text.lower().rstrip(":.") in ADMONITIONS:
         return False  # a "Note" or "Warning" box title; a chapter-sized "Notes" stays a heading
-    gap_above = ln.top - prev.bottom if prev is not None else pitch * 3
-    # (below the last line of a column the space is as open as at the foot of a page)
-    gap_below = nxt.top - ln.bottom if nxt is not None and not column_foot else pitch * 3
-    line_gap = max(pitch - ln.height, 0.5)
     # the first line of a page's right-hand column is set off from the left column's last line
     spaced = gap_above > line_gap * 1.6 or prev is None or prev.row == ln.row or ln.column_top
     # a numbered heading set tight under its parent's heading in its bold face, its number inside
@@ -943,6 +962,7 @@ def _is_heading_line(
         and (
             is_all_caps(rest)
             or other_face
+            or set_off_number
             or (larger_number and (gap_below > line_gap * 1.3 or gap_above > line_gap * 2.5))
         )
         and len(words) <= 12
