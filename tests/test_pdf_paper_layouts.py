@@ -582,3 +582,39 @@ def test_numbered_heading_in_the_text_face_set_apart_above_and_below_is_a_headin
         "3 Exhibits",
     ]
     assert levels(doc)["2.1.2 Fitting Linear Mixed-Effects Models"] == 3
+
+
+def test_unnumbered_capitals_over_lower_case_in_one_bold_face_rank_above_it(tmp_path: Path):
+    # a class without numbers that sets its sections in bold capitals and its sub-sections in the
+    # same bold at the same size in lower case ("APPLIED ECONOMETRICS WITH R" over "Vegan"): the
+    # capitals are the sections; names in capitals among the sub-sections ("CD-HIT-PARA") are not
+    f = Flow()
+    for section, subs in (
+        ("APPLIED ECONOMETRICS WITH R", ("Predictor effects", "FlexMix version two")),
+        ("EXTENDED MODEL FORMULAS", ("Vegan", "Reading data in zoo")),
+        ("CONCLUSION", ()),
+    ):
+        f.heading(section, 12, x=180).para(4)
+        for sub in subs:
+            f.heading(sub, 12).para(4)
+    doc = parse(f.write(tmp_path / "caps.pdf"))
+    got = levels(doc)
+    assert got == {
+        "APPLIED ECONOMETRICS WITH R": 1,
+        "Predictor effects": 2,
+        "FlexMix version two": 2,
+        "EXTENDED MODEL FORMULAS": 1,
+        "Vegan": 2,
+        "Reading data in zoo": 2,
+        "CONCLUSION": 1,
+    }
+
+
+def test_names_in_capitals_among_lower_case_headings_keep_their_level(tmp_path: Path):
+    # a user guide's program sections: "CD-HIT-PARA" and "CD-HIT-2D" in the bold face of
+    # "Incremental clustering" are sections of one level, not a level above
+    f = Flow()
+    for title in ("CD-HIT-PARA", "Incremental clustering", "CD-HIT-2D", "Hierarchical clustering"):
+        f.heading(title, 12).para(4)
+    doc = parse(f.write(tmp_path / "names.pdf"))
+    assert set(levels(doc).values()) == {1}

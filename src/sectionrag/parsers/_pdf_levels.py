@@ -222,10 +222,31 @@ def rank_headings(candidates: list[Candidate], line_offsets: dict[int, int]) -> 
 
     sizes = _script_sizes(candidates)
 
-    def style_key(c: Candidate) -> tuple[float, bool, bool]:
+    def face_key(c: Candidate) -> tuple[float, bool, bool]:
         # a head run into its paragraph ranks just below a head of its face on a line of its own
         run_in = 0.25 if c.lines[0].lead else 0.0
         return (round(sizes.get(id(c), c.size) * 2) / 2 - run_in, c.bold, c.italic)
+
+    # a face that sets unnumbered headings of two orders in two cases, the sections in capitals
+    # and the sub-sections in lower case ("APPLIED ECONOMETRICS WITH R" over "Vegan", both bold at
+    # the text's size), ranks its capitals a step above: two titles of words in capitals tell it
+    # (not names such as "CD-HIT-PARA" among "Incremental clustering"); a face that numbers some
+    # headings leaves their order to the numbers, and a script without case has no capitals
+    cases: dict[tuple[float, bool, bool], Counter[str]] = {}
+    for c in candidates:
+        case = "numbered" if c.numbered else "caps" if is_all_caps(c.title) else "lower"
+        tally = cases.setdefault(face_key(c), Counter())
+        tally["words"] += case == "caps" and len(c.title.split()) >= 2
+        tally[case] += case != "lower" or any(ch.islower() for ch in c.title)
+    two_cases = {
+        face for face, n in cases.items() if n["words"] >= 2 and n["lower"] >= 2 and not n["numbered"]
+    }
+
+    def style_key(c: Candidate) -> tuple[float, bool, bool]:
+        face = face_key(c)
+        if face in two_cases and not c.numbered and is_all_caps(c.title):
+            return (face[0] + 0.1, face[1], face[2])
+        return face
 
     long_document = max(c.page for c in candidates) >= 40
     if len(candidates) >= 30 and long_document:  # one-off styles (specimens, posters) are not levels
