@@ -550,6 +550,11 @@ def test_run_a_line_lower_back_at_the_left_edge_starts_a_line_of_its_own():
     assert not _next_line(capital, rest, 11.0)
     assert not _next_line((168.5, 190.8, 171.3, 192.2), (168.8, 190.6, 484.7, 200.4), 10.0)
     assert not _next_line((78.2, 309.6, 501.2, 318.6), (255.2, 381.3, 265.5, 451.7), 10.0)
+    # a word hyphenated over the break ("head-" over "ings", the hyphen read as U+0002) keeps the
+    # two lines that pdfium joins one line, as it always was
+    above, under = (60.0, 100.0, 290.0, 108.8), (60.0, 110.9, 290.0, 119.7)
+    assert _next_line(above, under, 9.0, "fonts, and more. ")
+    assert not _next_line(above, under, 9.0, "fonts, head\x02")
 
 
 def test_numbered_heading_in_the_text_face_set_apart_above_and_below_is_a_heading(tmp_path: Path):

@@ -354,8 +354,14 @@ def font_family(font: str) -> str:
     return re.split(r"[-,_]", font, maxsplit=1)[0].lower()
 
 
+_LINE_HYPHENS = ("\x02", "-", "\u00ad", "\ufffe", "\u2010")
+
+
 def _next_line(
-    ra: tuple[float, float, float, float], rb: tuple[float, float, float, float], size: float
+    ra: tuple[float, float, float, float],
+    rb: tuple[float, float, float, float],
+    size: float,
+    before: str = "",
 ) -> bool:
     """Tell whether run ``rb`` of a line starts the next line down: pdfium ran on without a break.
 
@@ -365,8 +371,11 @@ def _next_line(
     height wholly under the one before, more than ``size`` lower and starting
     left of its end, is a line of its own. An accent set over its letter
     stands less than a line above it; a figure's label set upright is taller
-    than a line.
+    than a line. A word hyphenated over the break (``before``, the text up to
+    ``rb``, ends in ``head-``) keeps its two lines one, as pdfium joins them.
     """
+    if before.rstrip().endswith(_LINE_HYPHENS):
+        return False
     return rb[1] >= ra[3] and rb[1] - ra[1] > size and rb[3] - rb[1] < 2 * size and rb[0] < ra[2]
 
 
@@ -420,10 +429,13 @@ def extract_page_lines(page: Any, page_index: int, *, gap_em: float = 1.6) -> li
             if len(rects) > 1 and size > 0:
                 for ra, rb in itertools.pairwise(rects):
                     wide = rb[0] - ra[2] > gap_em * size and abs(rb[1] - ra[1]) < size
-                    if wide or _next_line(ra, rb, size):
+                    below = not wide and _next_line(ra, rb, size)
+                    if wide or below:
                         x = rb[0] + min(0.5, (rb[2] - rb[0]) / 2)
                         y = height - (rb[1] + rb[3]) / 2
                         idx = raw.FPDFText_GetCharIndexAtPos(tp, x, y, 1.0, 1.0)
+                        if below and not _next_line(ra, rb, size, text[start:idx]):
+                            continue
                         if cuts[-1] < idx < end:
                             cuts.append(idx)
             # a head set in its own face a gap before the text that it starts (a margin or run-in
