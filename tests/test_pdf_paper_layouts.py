@@ -623,3 +623,19 @@ def test_names_in_capitals_among_lower_case_headings_keep_their_level(tmp_path: 
         f.heading(title, 12).para(4)
     doc = parse(f.write(tmp_path / "names.pdf"))
     assert set(levels(doc).values()) == {1}
+
+
+def test_a_name_in_capitals_among_sub_sections_of_a_two_case_face_keeps_its_level(tmp_path: Path):
+    # a filing's discussion: "COVID-19" beside "Russia" under "RECENT DEVELOPMENTS", in one bold
+    # face whose sections are words in capitals; the name is a sub-section like its neighbours
+    f = Flow()
+    for section, subs in (
+        ("RECENT DEVELOPMENTS AND CHALLENGES", ("COVID-19", "Russia", "Market platform highlights")),
+        ("CRITICAL ACCOUNTING ESTIMATES", ("Revenue by segment", "Inventories")),
+    ):
+        f.heading(section, 12, x=180).para(4)
+        for sub in subs:
+            f.heading(sub, 12).para(4)
+    got = levels(parse(f.write(tmp_path / "names.pdf")))
+    assert got["COVID-19"] == got["Russia"] == got["Inventories"] == 2
+    assert got["RECENT DEVELOPMENTS AND CHALLENGES"] == got["CRITICAL ACCOUNTING ESTIMATES"] == 1

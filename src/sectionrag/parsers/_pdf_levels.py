@@ -244,7 +244,7 @@ def rank_headings(candidates: list[Candidate], line_offsets: dict[int, int]) -> 
 
     def style_key(c: Candidate) -> tuple[float, bool, bool]:
         face = face_key(c)
-        if face in two_cases and not c.numbered and is_all_caps(c.title):
+        if face in two_cases and not c.numbered and _caps_words(c.title):
             return (face[0] + 0.1, face[1], face[2])
         return face
 
@@ -685,3 +685,12 @@ def _rest_in_capitals(title: str) -> bool:
     """Tell whether a heading's words, its number aside, are in capitals (``6 CONCLUSION``)."""
     style = classify(title)
     return is_all_caps(style.rest if style is not None and style.rest else title)
+
+
+def _caps_words(title: str) -> bool:
+    """Tell whether a title is words in capitals: two or more, or one of letters alone.
+
+    ``CONCLUSION`` and ``APPLIED ECONOMETRICS WITH R`` are; a name or a code in
+    capitals (``COVID-19``, ``CD-HIT-PARA``) is not.
+    """
+    return is_all_caps(title) and (len(title.split()) >= 2 or title.strip().isalpha())
