@@ -18,7 +18,7 @@ def register(subparsers: Any, common: argparse.ArgumentParser) -> None:
         "parse",
         parents=[common],
         help="parse a file and show its sections",
-        description="Parse FILE (PDF, HTML, Markdown or text) and print its sections: "
+        description="Parse FILE (PDF, HTML, Markdown, reStructuredText or text) and print its sections: "
         "an indented outline with pages, or JSON with --json.",
     )
     p.add_argument("file", metavar="FILE", help="the file to parse")
