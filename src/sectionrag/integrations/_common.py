@@ -28,7 +28,6 @@ Structure = Literal["auto", "markdown", "rst", "text", "none"]
 STRUCTURES: tuple[Structure, ...] = ("auto", "markdown", "rst", "text", "none")
 
 _MARKDOWN_SUFFIXES = (".md", ".markdown", ".mdown", ".mkd")
-_RST_SUFFIXES = (".rst", ".rest")
 
 
 def build_chunker(chunker: Chunker | str, params: Mapping[str, Any]) -> Chunker:
@@ -69,7 +68,8 @@ def document_for_text(text: str, *, source: str = "<memory>", structure: Structu
     if structure == "auto":
         suffix = PurePath(source).suffix.lower()
         markdown = suffix in _MARKDOWN_SUFFIXES or bool(find_markdown_headings(text))
-        structure = "rst" if suffix in _RST_SUFFIXES else "markdown" if markdown else "text"
+        rst = bool(suffix) and registry.parser_for_extension(suffix) == "rst"
+        structure = "rst" if rst else "markdown" if markdown else "text"
     if structure == "markdown":
         return MarkdownParser().parse_text(text, source=source)
     if structure == "rst":

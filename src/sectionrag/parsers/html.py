@@ -112,7 +112,7 @@ class _Extractor(_StdHTMLParser):
         self.open_tags: dict[str, int] = {}
         self.runs: list[Run] = []
         self.row_chars = [0, 0]  # characters of the current table row: all, bold
-        self.row_run: Run | None = None  # the style of a row being written
+        self.row_style: tuple[bool, float | None] | None = None  # (bold, size) of a row being written
 
     # -- writing
     def _write(self, text: str) -> None:
@@ -137,8 +137,8 @@ class _Extractor(_StdHTMLParser):
         self.pending_break = 0
         if self.heading is not None and self.heading[1] < 0:
             self.heading = (self.heading[0], self.length, self.heading[2])
-        style = self.row_run or Run(0, 0, self._bold(), self._size())
-        self.runs.append(Run(self.length, self.length + len(text), style.bold, style.size))
+        bold, size = self.row_style or (self._bold(), self._size())
+        self.runs.append(Run(self.length, self.length + len(text), bold, size))
         self._emit(text)
         if self.heading is not None:
             self.heading[2].append(text)
@@ -187,9 +187,9 @@ class _Extractor(_StdHTMLParser):
         if any(cells):
             self._break(1)
             depth, self.table_depth = self.table_depth, 0
-            self.row_run = Run(0, 0, chars > 0 and bold == chars, None)
+            self.row_style = (chars > 0 and bold == chars, None)
             self._write(" | ".join(cells))
-            self.row_run = None
+            self.row_style = None
             self.table_depth = depth
             self._break(1)
 
