@@ -124,6 +124,19 @@ def test_a_page_without_h_tags_takes_its_headings_from_bold_lines():
     assert doc.text[doc.sections[2].start :].startswith("Item 2. | Management's")
 
 
+def test_a_current_reports_bold_item_titles_ending_in_a_stop_are_headings():
+    para = "<p>" + "The company furnished a press release announcing its quarterly results. " * 4 + "</p>"
+    items = (
+        "Item 2.02 Results of Operations and Financial Condition.",
+        "Item 7.01 Regulation FD Disclosure.",
+        "Item 9.01. Financial Statements and Exhibits.",
+    )
+    html = "<html><body>" + "".join(f"<p><b>{item}</b></p>{para * 2}" for item in items) + "</body></html>"
+    doc = HtmlParser().parse_text(html)
+    check_sections(doc)
+    assert [s.title for s in doc.sections] == list(items)
+
+
 def test_where_most_text_is_bold_bold_sets_nothing_apart():
     html = "".join(f"<p><b>Paragraph {n} says something in bold type</b></p>" for n in range(8))
     html += "<p>One plain line.</p>"

@@ -41,6 +41,30 @@ def test_sec_filing_structure():
     check_sections(doc)
 
 
+def test_item_titles_ending_in_a_stop_and_long_item_titles_are_headings():
+    # a current report prints its items' titles as phrases with a full stop; an annual report's
+    # Item 5 title runs past 100 characters; a sentence after a label is still no title
+    text = (
+        "FORM 8-K\n\n"
+        "Item 2.02 Results of Operations and Financial Condition.\n\nThe company issued a release.\n\n"
+        "Item 5.02 Departure of Directors or Certain Officers; Election of Directors; Appointment of"
+        " Certain Officers; Compensatory Arrangements of Certain Officers.\n\nA director resigned.\n\n"
+        "Item 5. Market for Registrant's Common Equity, Related Stockholder Matters and Issuer"
+        " Purchases of Equity Securities\n\nThe shares trade on the exchange.\n\n"
+        "Item 9. The company had no disagreements with its accountants.\n\nNone were reported.\n"
+    )
+    doc = parse(text)
+    assert [t for _, t in tree(doc)] == [
+        "FORM 8-K",
+        "Item 2.02 Results of Operations and Financial Condition.",
+        "Item 5.02 Departure of Directors or Certain Officers; Election of Directors; Appointment of"
+        " Certain Officers; Compensatory Arrangements of Certain Officers.",
+        "Item 5. Market for Registrant's Common Equity, Related Stockholder Matters and Issuer"
+        " Purchases of Equity Securities",
+    ]
+    check_sections(doc)
+
+
 def test_numbered_headings_nest_by_depth():
     text = (
         "1. Introduction\n\nSome text here.\n\n1.1 Scope\n\nMore text.\n\n"

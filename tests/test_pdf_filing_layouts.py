@@ -188,6 +188,65 @@ def test_item_numbering_is_a_whole_number_of_one_or_two_digits():
     assert style is None or style.kind != "item"
 
 
+def test_current_report_items_carry_two_decimals():
+    from sectionrag.parsers.headings import classify
+
+    cases = (("Item 2.02 Results of Operations", "Item 2.02"), ("ITEM 9.01. EXHIBITS", "ITEM 9.01"))
+    for text, label in cases:
+        style = classify(text)
+        assert style is not None and style.kind == "item" and style.label == label, text
+
+
+def _current_report(items: list[list[list[Line]]], tmp_path: Path) -> Any:
+    """A one-page current report: each item's heading rows (bold lines), then a paragraph under it."""
+    page = Page()
+    page.lines.append(Line("FORM 8-K", x=270, y=760, size=14, bold=True))
+    y = 720.0
+    for k, rows in enumerate(items):
+        for row in rows:
+            for ln in row:
+                ln.y = y
+                page.lines.append(ln)
+            y -= 13
+        y = _small_text(page.lines, y - 7, 5, k + 2, size=10)
+    return parse(write_pdf(tmp_path / "8k.pdf", [page]))
+
+
+def test_current_report_items_a_tab_away_from_their_titles_keep_their_labels(tmp_path: Path):
+    items = [
+        ("Item 2.02", "Results of Operations and Financial Condition."),
+        ("Item 2.03", "Creation of a Direct Financial Obligation."),
+        ("Item 7.01", "Regulation FD Disclosure."),
+        ("Item 9.01", "Financial Statements and Exhibits."),
+    ]
+    doc = _current_report(
+        [
+            [[Line(label, x=72, size=10, bold=True), Line(title, x=144, size=10, bold=True)]]
+            for label, title in items
+        ],
+        tmp_path,
+    )
+    assert [t for t in titles(doc) if t.startswith("Item")] == [f"{label} {title}" for label, title in items]
+
+
+def test_a_long_item_title_wrapped_in_bold_is_one_heading(tmp_path: Path):
+    first = "Item 5.02 Departure of Directors or Certain Officers; Election of Directors; Appointment of"
+    second = "Certain Officers; Compensatory Arrangements of Certain Officers."
+    doc = _current_report(
+        [
+            [[Line("Item 2.02 Results of Operations and Financial Condition.", x=72, size=10, bold=True)]],
+            [[Line(first, x=72, size=10, bold=True)], [Line(second, x=72, size=10, bold=True)]],
+            [[Line("Item 9.01 Financial Statements and Exhibits.", x=72, size=10, bold=True)]],
+        ],
+        tmp_path,
+    )
+    assert [t for t in titles(doc) if t.startswith("Item")] == [
+        "Item 2.02 Results of Operations and Financial Condition.",
+        f"{first} {second}",
+        "Item 9.01 Financial Statements and Exhibits.",
+    ]
+
+
 def test_page_of_references_set_smaller_keeps_the_heading_above_them(tmp_path: Path):
     # a paper's last page: its references at 7 pt, each entry a long line and a short one, under a
     # bold 9 pt heading; the page reads by its references' face, whose leading is the distance

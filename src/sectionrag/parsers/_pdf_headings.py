@@ -37,6 +37,7 @@ from sectionrag.parsers.headings import (
     APPENDIX_WORDS,
     BOOK_TITLES,
     CHAPTER_WORDS,
+    LABEL_WORD_KINDS,
     NUMBER_WORDS,
     PART_WORDS,
     classify,
@@ -44,6 +45,7 @@ from sectionrag.parsers.headings import (
     is_toc_line,
     looks_like_sentence,
     normalize_for_match,
+    reads_as_labelled_title,
 )
 
 __all__ = ["ORDER", "Candidate", "find_headings", "numbering_order"]
@@ -318,15 +320,20 @@ def find_headings(pages: list[list[PdfLine]], body: float) -> list[Candidate]:
                 case_change = is_all_caps(group[-1].text) != is_all_caps(nxt.text) and not _runs_on(
                     group[-1].text
                 )
+                # (a filing's item title runs long: "Item 5.02 Departure of Directors or Certain
+                # Officers; Election of Directors; Appointment of" / "Certain Officers; ...")
+                head_style = classify(group[0].text)
+                longest = 30 if head_style is not None and head_style.kind in LABEL_WORD_KINDS else 20
                 if (
                     same_style
                     and (wrapped or stack)
-                    and (words <= 20 or stack)
+                    and (words <= longest or stack)
                     and not case_change
                     and not _CAPTION.match(nxt.text)
                     and (
-                        not looks_like_sentence(group[-1].text, max_words=20)
+                        not looks_like_sentence(group[-1].text, max_words=longest)
                         or (group[-1].text.endswith(",") and last.size >= 1.4 * page_body)
+                        or (longest > 20 and group[-1].text.endswith(";"))
                     )
                 ):
                     if nxt_style is not None and nxt_style.kind != "caps":
@@ -867,6 +874,7 @@ def _is_heading_line(
         and not (small_heading and CODE_FONT.search(ln.font))
         and looks_like_sentence(check, max_words=18, allow_lower=numbered or ln.lead)
         and not (check.endswith(".") and len(check.split()) <= (6 if numbered else 4))
+        and not (numbered and style is not None and reads_as_labelled_title(style))
     ):
         return False
     if check and check[-1] in ":," and ln.size < body * 1.3:
@@ -930,7 +938,9 @@ def _is_heading_line(
             and len(words) <= 5
             and len(nxt.text.split()) <= 5
         )
-        if bold_paragraph and not stacked and (not numbered or len(words) > 10):
+        # (a filing's long item title wraps in bold: "Item 5.02 Departure of Directors or ...")
+        long_item = numbered and style is not None and reads_as_labelled_title(style)
+        if bold_paragraph and not stacked and (not numbered or len(words) > 10) and not long_item:
             return False  # a bold paragraph, unless this line is numbered and short
         return spaced and (numbered or gap_below > line_gap * 1.3 or len(words) <= 8)
     if ln.italic and (ratio >= 0.92 or small_italic) and not is_all_caps(text):

@@ -239,7 +239,7 @@ def assign_rows(lines: list[PdfLine]) -> None:
 
 _LABEL = re.compile(
     r"^(?:(?:PART|Part|ITEM|Item|CHAPTER|Chapter|ARTICLE|Article|SECTION|Section|APPENDIX|Appendix|NOTE|Note)"
-    r"\s+[\dIVXLC]{1,4}[A-Z]?|\d{1,3}(?:\.\d{1,3})*|[A-Z]|[IVXL]{1,5}) ?[.:)]?$"
+    r"\s+(?:\d{1,2}\.\d\d|[\dIVXLC]{1,4}[A-Z]?)|\d{1,3}(?:\.\d{1,3})*|[A-Z]|[IVXL]{1,5}) ?[.:)]?$"
 )
 
 

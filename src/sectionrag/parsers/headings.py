@@ -26,6 +26,7 @@ __all__ = [
     "is_toc_line",
     "looks_like_sentence",
     "normalize_for_match",
+    "reads_as_labelled_title",
 ]
 
 
@@ -151,7 +152,8 @@ _PATTERNS: tuple[tuple[str, int | None, re.Pattern[str]], ...] = (
         "item",
         2,
         re.compile(
-            r"^(?P<label>(?:ITEM|Item)\s+\d{1,2}[A-Z]?)\b(?:\.|:|\s*[-\u2013\u2014])?\s*(?P<rest>.*)$"
+            # (a current report's items carry two decimals: "Item 2.02", "ITEM 9.01")
+            r"^(?P<label>(?:ITEM|Item)\s+\d{1,2}(?:\.\d\d)?[A-Z]?)\b(?:\.|:|\s*[-\u2013\u2014])?\s*(?P<rest>.*)$"
         ),
     ),
     (
@@ -266,6 +268,34 @@ def looks_like_sentence(text: str, *, max_words: int = 14, allow_lower: bool = F
         return True
     first = next((c for c in stripped if c.isalpha()), "")
     return not allow_lower and bool(first) and first.islower()
+
+
+#: the heading kinds whose label word says "heading" by itself
+LABEL_WORD_KINDS = frozenset({"part", "chapter", "appendix", "article", "item"})
+_SMALL_WORD = re.compile(r"[^\W\d_]{1,3}")
+
+
+def reads_as_labelled_title(style: HeadingStyle, *, max_words: int = 25) -> bool:
+    """Tell whether a labelled heading (``Item 2.02``, ``PART II``) has a title, though it ends in a stop.
+
+    Filings print their items' titles as one phrase ending in a full stop
+    (``Item 2.02 Results of Operations and Financial Condition.``); a sentence
+    after a label (``Item 2. The company had no sales.``) is no title. The
+    title is one phrase of at most ``max_words`` words (its only full stop at
+    its end; semicolons may join clauses, as in ``Departure of Directors ...;
+    Election of Directors``, and a wrapped title's line may end at one),
+    starting with a capital, with at least half its words of four letters or
+    more (after the first) capitalised.
+    """
+    rest = style.rest.strip()
+    if style.kind not in LABEL_WORD_KINDS or not rest or not rest[0].isupper():
+        return False
+    words = rest.rstrip(".").split()
+    if len(words) > max_words or ". " in rest.rstrip(".") or rest.endswith(("..", ",", ":")):
+        return False
+    long_words = [w.strip("(),;:\"'\u2019") for w in words[1:]]
+    long_words = [w for w in long_words if w and not _SMALL_WORD.fullmatch(w)]
+    return not long_words or 2 * sum(w[0].isupper() for w in long_words) >= len(long_words)
 
 
 _CJK_NUMBERED = re.compile(r"^(\d{1,3}(?:\.\d{1,3})*)(?=[\u3400-\u9fff])")

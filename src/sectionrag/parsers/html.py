@@ -21,7 +21,7 @@ from typing import Any, NamedTuple
 from sectionrag.errors import ParseError
 from sectionrag.parsers._sections import Heading, build_sections, clip_title, nest_levels, normalize_title
 from sectionrag.parsers._source import decode_with_errors, read_source, require_text
-from sectionrag.parsers.headings import classify, is_all_caps, looks_like_sentence
+from sectionrag.parsers.headings import classify, is_all_caps, looks_like_sentence, reads_as_labelled_title
 from sectionrag.types import Document
 
 __all__ = ["HtmlParser", "Run", "styled_headings"]
@@ -447,7 +447,9 @@ def styled_headings(text: str, runs: list[Run]) -> list[Heading]:
         style = classify(title)
         numbered = style is not None and style.kind not in ("caps", "alpha")
         rest = style.rest if numbered and style is not None and style.rest else title
-        if looks_like_sentence(rest, max_words=_MAX_STYLED_WORDS, allow_lower=numbered):
+        if looks_like_sentence(rest, max_words=_MAX_STYLED_WORDS, allow_lower=numbered) and not (
+            style is not None and reads_as_labelled_title(style, max_words=_MAX_STYLED_WORDS)
+        ):
             continue
         if numbered and style is not None:
             found.append((start, clip_title(title), ((style.kind, style.depth), style.order)))

@@ -8,22 +8,27 @@ from typing import Any
 from sectionrag.parsers._sections import Heading, build_sections, nest_levels, normalize_title
 from sectionrag.parsers._source import TextFormatParser
 from sectionrag.parsers.headings import (
+    LABEL_WORD_KINDS,
     classify,
     has_trailing_page_number,
     is_toc_line,
     looks_like_sentence,
+    reads_as_labelled_title,
 )
 from sectionrag.types import Document
 
 __all__ = ["TextParser", "find_text_headings"]
 
+#: the longest heading line, and the longest after a label word (a filing's item titles run long:
+#: ``Item 5. Market for Registrant's Common Equity, Related Stockholder Matters and ...``)
+_HEADING_LINE = 100
+_LABELLED_LINE = 160
 _UNDERLINE = re.compile(r"^\s{0,3}([=\-~*])\1{2,}\s*$")
 # a wiki heading: "== History ==", or with its equals signs spaced as WikiText sets them, "= = History = ="
 _WIKI = re.compile(r"(=(?: ?=){0,5})\s*([^=\s](?:.*?[^=\s])?)\s*\1")
 # a Markdown heading in a plain-text file: "## Installation", closing hashes optional
 _ATX = re.compile(r"(#{1,6})\s+([^#\s](?:.*?[^#\s])?)(?:\s+#+)?")
 _FENCE = re.compile(r"^\s{0,3}```")
-_STRONG = frozenset({"part", "chapter", "appendix", "article", "item"})
 _NUMBERING_SPAN = 200  # characters of a line that show its numbering
 _TOC_LINE = 300  # a longer line is not a table-of-contents entry
 
@@ -59,6 +64,12 @@ def _lines(text: str) -> list[tuple[int, str]]:
         out.append((offset, line))
         offset += len(line) + 1
     return out
+
+
+def _labelled(line: str) -> bool:
+    """Tell whether a line starts with a heading's label word (``Item 5.02``, ``PART II``)."""
+    style = classify(line)
+    return style is not None and style.kind in LABEL_WORD_KINDS
 
 
 def find_text_headings(text: str) -> list[Heading]:
@@ -111,7 +122,9 @@ def find_text_headings(text: str) -> list[Heading]:
             level, title = markup
             marked.append((offset, normalize_title(title), (("markup", level), level)))
             continue
-        if tocish[i] or len(stripped) > 100:
+        if tocish[i] or len(stripped) > _LABELLED_LINE:
+            continue
+        if len(stripped) > _HEADING_LINE and not _labelled(stripped):
             continue
         # Underlined title: "Title\n=====".
         m = _UNDERLINE.match(lines[i + 1][1]) if i + 1 < n and blank(i - 1) else None
@@ -130,9 +143,13 @@ def find_text_headings(text: str) -> list[Heading]:
         if style is None or style.kind == "alpha":
             continue
         indent = len(line) - len(line.lstrip())
-        if style.kind in _STRONG:
+        if style.kind in LABEL_WORD_KINDS:
             if indent > 8 or (
-                style.rest and (looks_like_sentence(style.rest) or has_trailing_page_number(style.rest))
+                style.rest
+                and (
+                    (looks_like_sentence(style.rest) and not reads_as_labelled_title(style))
+                    or has_trailing_page_number(style.rest)
+                )
             ):
                 continue
         elif style.kind == "caps":
