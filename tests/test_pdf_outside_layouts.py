@@ -327,3 +327,23 @@ def test_a_contents_of_links_without_page_numbers_is_no_section(tmp_path: Path):
         ("2 Operation", 4),
         ("2.1 Starting", 4),
     ]
+
+
+def test_a_first_page_of_prose_set_above_the_body_size_of_a_long_index_is_no_cover(tmp_path: Path):
+    # a class's documentation: its prose in 10 pt, its change history and a long index in 9 pt,
+    # which outweigh the prose and give the body size; the first page, its title over two
+    # numbered sections and their paragraphs, is no cover page whose lines are all title
+    f = Flow().heading("The Book Class", 18, bold=False).line("Jane Author", size=12, after=30)
+    f.heading("1 Introduction", 14).para(4).heading("2 Options", 14).para(4)
+    f.new_page().heading("Change History", 14)
+    for k in range(6):
+        f.line(f"v0.{k} General: the release note of version {k} says what changed then", size=9, after=11)
+    for page in range(4):
+        f.new_page().heading("Index", 14) if page == 0 else f.new_page()
+        for k in range(55):
+            f.line(f"\\entry{page}x{k} 12, 34, 56", size=9, after=11)
+    doc = parse(f.write(tmp_path / "class-doc.pdf"))
+    assert [(s.title, s.page_start) for s in doc.sections if s.title[:1].isdigit()] == [
+        ("1 Introduction", 1),
+        ("2 Options", 1),
+    ]
