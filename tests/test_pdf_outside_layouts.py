@@ -347,3 +347,25 @@ def test_a_first_page_of_prose_set_above_the_body_size_of_a_long_index_is_no_cov
         ("1 Introduction", 1),
         ("2 Options", 1),
     ]
+
+
+def test_light_headings_a_size_above_the_text_count_in_a_script_without_case():
+    # a Chinese thesis sets its unnumbered chapter titles (摘要, 致谢, 参考文献) in a black face
+    # 1.25 times the text's size, in regular weight: their first letters are neither capitals nor
+    # lower case, and they are headings as a web page's light sub-headings in Latin letters are
+    from sectionrag.parsers._pdf_headings import find_headings
+    from sectionrag.parsers._pdf_layout import assign_rows
+    from sectionrag.parsers._pdfium import PdfLine
+
+    titles_ = ["\u6458\u8981", "\u81f4\u8c22", "\u53c2\u8003\u6587\u732e"]  # 摘要 致谢 参考文献
+    sentence = "\u7075\u7280\u4e00\u6307\u662f\u4e00\u79cd\u975e\u5e38\u5389\u5bb3\u7684\u6b66\u529f" * 2
+    pages: list[list[PdfLine]] = []
+    for index, title in enumerate(titles_):
+        lines = [PdfLine(title, 270, 320, 100, 115, 15.0, False, False, "SimHei", index)]
+        for k in range(8):
+            top = 150 + 20 * k
+            text = sentence + "\u3002"
+            lines.append(PdfLine(text, 72, 520, top, top + 12, 12.0, False, False, "SimSun", index))
+        assign_rows(lines)
+        pages.append(lines)
+    assert [c.title for c in find_headings(pages, 12.0)] == titles_
