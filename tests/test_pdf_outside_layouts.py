@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 
 from _pdfgen import Line, Page, write_pdf
-from test_pdf_headings import Flow, levels, parse, titles
+from test_pdf_headings import Flow, levels, parse, section, titles
 
 
 def _flush_right(
@@ -369,3 +369,31 @@ def test_light_headings_a_size_above_the_text_count_in_a_script_without_case():
         assign_rows(lines)
         pages.append(lines)
     assert [c.title for c in find_headings(pages, 12.0)] == titles_
+
+
+def test_a_lettered_appendix_in_capitals_over_its_own_first_sub_section_is_a_heading(tmp_path: Path):
+    # ACM's formats set sections and an appendix in capitals of a sans face just above the size of
+    # the serif text, and a sub-section may follow the appendix's title at once: "A RESEARCH
+    # METHODS" heads no paragraph of its own, its "A.1 Part One" is numbered inside its letter
+    def head(f: Flow, text: str) -> Flow:
+        return f.heading(text, 10.5, bold=False, before=10)
+
+    f = Flow()
+    for text in ("1 INTRODUCTION", "2 RELATED WORK"):
+        head(f, text).para(6)
+    head(f, "A RESEARCH METHODS")
+    head(f, "A.1 Part One").para(5).gap(6)
+    head(f, "A.2 Part Two").para(5)
+    for page in f.pages:
+        for line in page.lines:
+            if line.size == 10:
+                line.family = "Times"
+    doc = parse(f.write(tmp_path / "acm-appendix.pdf"))
+    assert titles(doc) == [
+        "1 INTRODUCTION",
+        "2 RELATED WORK",
+        "A RESEARCH METHODS",
+        "A.1 Part One",
+        "A.2 Part Two",
+    ]
+    assert section(doc, "A.1 Part One").path == ("A RESEARCH METHODS", "A.1 Part One")
