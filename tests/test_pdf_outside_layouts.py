@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 
 from _pdfgen import Line, Page, write_pdf
-from test_pdf_headings import Flow, levels, parse, titles
+from test_pdf_headings import Flow, levels, parse, section, titles
 
 
 def _flush_right(
@@ -327,3 +327,73 @@ def test_a_contents_of_links_without_page_numbers_is_no_section(tmp_path: Path):
         ("2 Operation", 4),
         ("2.1 Starting", 4),
     ]
+
+
+def test_a_first_page_of_prose_set_above_the_body_size_of_a_long_index_is_no_cover(tmp_path: Path):
+    # a class's documentation: its prose in 10 pt, its change history and a long index in 9 pt,
+    # which outweigh the prose and give the body size; the first page, its title over two
+    # numbered sections and their paragraphs, is no cover page whose lines are all title
+    f = Flow().heading("The Book Class", 18, bold=False).line("Jane Author", size=12, after=30)
+    f.heading("1 Introduction", 14).para(4).heading("2 Options", 14).para(4)
+    f.new_page().heading("Change History", 14)
+    for k in range(6):
+        f.line(f"v0.{k} General: the release note of version {k} says what changed then", size=9, after=11)
+    for page in range(4):
+        f.new_page().heading("Index", 14) if page == 0 else f.new_page()
+        for k in range(55):
+            f.line(f"\\entry{page}x{k} 12, 34, 56", size=9, after=11)
+    doc = parse(f.write(tmp_path / "class-doc.pdf"))
+    assert [(s.title, s.page_start) for s in doc.sections if s.title[:1].isdigit()] == [
+        ("1 Introduction", 1),
+        ("2 Options", 1),
+    ]
+
+
+def test_light_headings_a_size_above_the_text_count_in_a_script_without_case():
+    # a Chinese thesis sets its unnumbered chapter titles (摘要, 致谢, 参考文献) in a black face
+    # 1.25 times the text's size, in regular weight: their first letters are neither capitals nor
+    # lower case, and they are headings as a web page's light sub-headings in Latin letters are
+    from sectionrag.parsers._pdf_headings import find_headings
+    from sectionrag.parsers._pdf_layout import assign_rows
+    from sectionrag.parsers._pdfium import PdfLine
+
+    titles_ = ["\u6458\u8981", "\u81f4\u8c22", "\u53c2\u8003\u6587\u732e"]  # 摘要 致谢 参考文献
+    sentence = "\u7075\u7280\u4e00\u6307\u662f\u4e00\u79cd\u975e\u5e38\u5389\u5bb3\u7684\u6b66\u529f" * 2
+    pages: list[list[PdfLine]] = []
+    for index, title in enumerate(titles_):
+        lines = [PdfLine(title, 270, 320, 100, 115, 15.0, False, False, "SimHei", index)]
+        for k in range(8):
+            top = 150 + 20 * k
+            text = sentence + "\u3002"
+            lines.append(PdfLine(text, 72, 520, top, top + 12, 12.0, False, False, "SimSun", index))
+        assign_rows(lines)
+        pages.append(lines)
+    assert [c.title for c in find_headings(pages, 12.0)] == titles_
+
+
+def test_a_lettered_appendix_in_capitals_over_its_own_first_sub_section_is_a_heading(tmp_path: Path):
+    # ACM's formats set sections and an appendix in capitals of a sans face just above the size of
+    # the serif text, and a sub-section may follow the appendix's title at once: "A RESEARCH
+    # METHODS" heads no paragraph of its own, its "A.1 Part One" is numbered inside its letter
+    def head(f: Flow, text: str) -> Flow:
+        return f.heading(text, 10.5, bold=False, before=10)
+
+    f = Flow()
+    for text in ("1 INTRODUCTION", "2 RELATED WORK"):
+        head(f, text).para(6)
+    head(f, "A RESEARCH METHODS")
+    head(f, "A.1 Part One").para(5).gap(6)
+    head(f, "A.2 Part Two").para(5)
+    for page in f.pages:
+        for line in page.lines:
+            if line.size == 10:
+                line.family = "Times"
+    doc = parse(f.write(tmp_path / "acm-appendix.pdf"))
+    assert titles(doc) == [
+        "1 INTRODUCTION",
+        "2 RELATED WORK",
+        "A RESEARCH METHODS",
+        "A.1 Part One",
+        "A.2 Part Two",
+    ]
+    assert section(doc, "A.1 Part One").path == ("A RESEARCH METHODS", "A.1 Part One")

@@ -37,7 +37,9 @@ def light_heading_styles(pages: list[list[PdfLine]], body: float) -> set[tuple[f
 
     Web pages printed to PDF set their sub-headings in regular weight, a size
     or two above the text; one such line may be a pull quote, three or more in
-    the same face and size, each standing alone, are headings.
+    the same face and size, each standing alone, are headings. So are a
+    Chinese thesis's titles in a black face a size above its text, starting
+    with a letter of a script without case.
     """
     counts: Counter[tuple[float, str]] = Counter()
     for lines in pages:
@@ -49,7 +51,7 @@ def light_heading_styles(pages: list[list[PdfLine]], body: float) -> set[tuple[f
                 and not ln.bold
                 and 0 < len(words) <= 8
                 and ln.text[-1:] not in ".,;:"
-                and ln.text[:1].isupper()
+                and (ln.text[:1].isupper() or _caseless(ln.text[:1]))
             ):
                 counts[(round(ln.size * 2) / 2, ln.font)] += 1
     return {style for style, n in counts.items() if n >= 3}

@@ -956,8 +956,16 @@ def _is_heading_line(
         # a capitals line at body size heads a paragraph; over a caption or more short lines it is
         # display type (a sample title page, the label inside a framed figure)
         leads_text = nxt is not None and len(nxt.text.split()) >= 8 and not _CAPTION.match(nxt.text)
+        # or it heads its own first sub-section, numbered inside its number ("A RESEARCH METHODS"
+        # over "A.1 Part One", as ACM's formats set an appendix)
+        nxt_style = classify(nxt.text) if nxt is not None else None
+        heads_own = (
+            nxt_style is not None
+            and nxt_style.kind in ("num", "alnum")
+            and _inside_number(nxt_style.label, text)
+        )
         # a book's usual front or back title ("ACKNOWLEDGMENTS", "CONTENTS") over whatever follows
-        return len(words) <= 10 and (leads_text or normalize_for_match(text) in BOOK_TITLES)
+        return len(words) <= 10 and (leads_text or heads_own or normalize_for_match(text) in BOOK_TITLES)
     if numbered and style is not None and style.kind in _LABEL_KINDS:
         titled = bool(style.rest) or (
             nxt is not None and (nxt.bold or nxt.size > ln.size + 0.5 or is_all_caps(nxt.text))

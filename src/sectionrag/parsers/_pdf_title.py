@@ -215,8 +215,10 @@ def _cover_pages(pages: list[list[PdfLine]], body: float, first: int) -> set[int
     """Return the leading pages (two at most) that are a cover or a title page.
 
     Such a page has a few lines and no paragraph of body text (no line of eight
-    words or more at the body size) and is no contents page, and prose follows
-    on a later page.
+    words or more at the body size, nor three such lines set a little larger:
+    a class's documentation whose long index and change history in 9 pt give
+    the body size under its 10 pt prose) and is no contents page, and prose
+    follows on a later page.
     """
     out: set[int] = set()
     for index in range(first, min(first + 2, len(pages))):
@@ -224,6 +226,8 @@ def _cover_pages(pages: list[list[PdfLine]], body: float, first: int) -> set[int
         if not lines:
             continue
         if has_prose(lines, body) or len(lines) > 30 or any(ln.role == "toc" for ln in lines):
+            break
+        if sum(1 for ln in lines if len(ln.text.split()) >= 8 and body - 0.6 < ln.size < 1.15 * body) >= 3:
             break
         out.add(index)
     if out and not any(has_prose(lines, body) for lines in pages[max(out) + 1 :]):
