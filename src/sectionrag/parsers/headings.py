@@ -17,6 +17,7 @@ __all__ = [
     "APPENDIX_WORDS",
     "BOOK_TITLES",
     "CHAPTER_WORDS",
+    "LABEL_WORD_KINDS",
     "NUMBER_WORDS",
     "PART_WORDS",
     "HeadingStyle",
