@@ -639,3 +639,21 @@ def test_a_name_in_capitals_among_sub_sections_of_a_two_case_face_keeps_its_leve
     got = levels(parse(f.write(tmp_path / "names.pdf")))
     assert got["COVID-19"] == got["Russia"] == got["Inventories"] == 2
     assert got["RECENT DEVELOPMENTS AND CHALLENGES"] == got["CRITICAL ACCOUNTING ESTIMATES"] == 1
+
+
+def test_appendices_in_the_sections_face_stand_beside_them_and_the_back_matter_too(tmp_path: Path):
+    # "Appendix A: Proofs" in the bold of "3 Conclusions": the next section, not a parent of the
+    # unnumbered "References" after it
+    f = Flow()
+    f.heading("Sorting Widgets at Scale", 18, before=0).para(8)
+    for number, title in ((1, "Introduction"), (2, "Method"), (3, "Conclusions")):
+        f.heading(f"{number} {title}", 11).para(8)
+        f.heading(f"{number}.1 Details of {title.lower()}", 10).para(8)
+    f.heading("Appendix A: Proofs", 11).para(8)
+    f.heading("References", 11).para(8)
+    f.heading("Appendix B: Tables", 11).para(8)
+    doc = parse(f.write(tmp_path / "appendices-in-section-face.pdf"))
+    got = levels(doc)
+    top = got["1 Introduction"]
+    assert got["Appendix A: Proofs"] == got["References"] == got["Appendix B: Tables"] == top, got
+    assert got["3.1 Details of conclusions"] == top + 1

@@ -260,6 +260,7 @@ def rank_headings(candidates: list[Candidate], line_offsets: dict[int, int]) -> 
         ]
         if not candidates:
             return []
+    beside = _appendices_beside_chapters(candidates, style_key)
     styles = sorted({style_key(c) for c in candidates}, key=lambda s: (-s[0], not s[1], s[2]))
     style_rank = {s: i for i, s in enumerate(styles)}
     # unnumbered headings take the numbering order most common in their style
@@ -299,7 +300,8 @@ def rank_headings(candidates: list[Candidate], line_offsets: dict[int, int]) -> 
         if c.numbered:
             rank = style_rank[style_key(c)]
             numbered_rank[c.order] = min(rank, numbered_rank.get(c.order, rank))
-            span[c.order] = (span.get(c.order, (i, i))[0], i)
+            if id(c) not in beside:  # (the back matter before the appendices is no section's inside)
+                span[c.order] = (span.get(c.order, (i, i))[0], i)
     # unnumbered headings set like a numbering order's and found between its first and last heading;
     # when a face holds three or more of them (a deck's slide titles, set like its "Section 3"
     # pages), those after the last numbered one are inside it too (the last section's slides),
@@ -373,6 +375,35 @@ def rank_headings(candidates: list[Candidate], line_offsets: dict[int, int]) -> 
     for c, rank in zip(candidates, ranks, strict=True):
         out.append(Heading(line_offsets[id(c.lines[0])], rank, c.title))
     out.sort(key=lambda h: h.start)
+    return out
+
+
+def _appendices_beside_chapters(
+    candidates: list[Candidate], style_key: Callable[[Candidate], tuple[float, bool, bool]]
+) -> set[int]:
+    """Give appendices set in the face of the top decimal numbers that numbering order.
+
+    ``Appendix A: Incomplete Zeta Function`` in the bold of ``8 Conclusions``
+    is the next section, not a parent of the sections before it, nor of the
+    unnumbered ``References`` after it. An appendix label ranks above a
+    number only when its face does (``Appendix A`` in a chapter's size over
+    ``1 Scope`` in a section's). Returns the ids of the appendices renumbered.
+    """
+    top = ORDER["roman"] + 1  # "1 Introduction"
+    # (two numbered sections at least: one number may be a list's or a stray glyph's)
+    faces = Counter(
+        style_key(c) for c in candidates if c.numbered and c.order == top and _kind(c.title) == "num"
+    )
+    out: set[int] = set()
+    for c in candidates:
+        if (
+            c.numbered
+            and c.order == ORDER["appendix"]
+            and _kind(c.title) == "appendix"
+            and faces[style_key(c)] >= 2
+        ):
+            c.order = top
+            out.add(id(c))
     return out
 
 
