@@ -399,3 +399,34 @@ def test_listed_heading_wrapped_onto_a_second_line_keeps_both(tmp_path: Path):
     assert [s.title for s in doc.sections if s.title.startswith("ITEM 5")] == [
         f"{long.upper()} PURCHASES OF EQUITY SECURITIES"
     ]
+
+
+def test_appendix_listed_flush_with_numbered_chapters_does_not_hold_the_index_after_it(tmp_path: Path):
+    # "Appendix A References" listed like "2 Spreadsheets", in its face, then "Concept index":
+    # three chapters of one level, not an appendix over the index
+    f = Flow()
+    f.heading("Data Import", 20, before=0).para(4).new_page()
+    contents = f.pages[-1]
+    f.new_page()
+    entries: list[tuple[str, int, float, float, bool]] = []
+    chapters = (("1 Introduction", ["1.1 Imports", "1.2 Exports"]), ("2 Spreadsheets", ["2.1 Variations"]))
+    for chapter, sections in (*chapters, ("Appendix A References", []), ("Concept index", [])):
+        f.heading(chapter, 17, before=0).para(6)
+        entries.append((chapter, len(f.pages), 72.0, 14.0, True))
+        for title in sections:
+            f.heading(title, 14).para(6)
+            entries.append((title, len(f.pages), 90.0, 11.0, False))
+        f.new_page()
+    f.pages.pop()
+    contents.lines.append(Line("Table of Contents", y=720, size=20, bold=True))
+    y = 680.0
+    for title, page, x, size, bold in entries:
+        contents.lines.append(Line(_leadered(title, page), x=x, y=y, size=size, bold=bold))
+        y -= 18
+    doc = parse(f.write(tmp_path / "appendix-flush.pdf"))
+    levels = {title: level for level, title in tree(doc)}
+    top = levels["1 Introduction"]
+    assert levels["Appendix A References"] == levels["Concept index"] == levels["2 Spreadsheets"] == top, (
+        levels
+    )
+    assert levels["1.1 Imports"] == top + 1
