@@ -430,3 +430,36 @@ def test_appendix_listed_flush_with_numbered_chapters_does_not_hold_the_index_af
         levels
     )
     assert levels["1.1 Imports"] == top + 1
+
+
+def test_front_matter_the_contents_leaves_out_takes_the_level_of_listed_entries_in_its_face(tmp_path: Path):
+    # "Symbols and Notation" after the contents, set like the listed "Acknowledgements" and
+    # "Publications" at the back: a chapter-level section, not one below every listed level
+    f = Flow()
+    f.heading("A Thesis on Widgets", 24, before=0).para(4).new_page()
+    contents = f.pages[-1]
+    f.new_page()
+    f.heading("Symbols and Notation", 18, bold=False, before=0).para(8).new_page()
+    entries: list[tuple[str, int, float]] = []
+    for chapter, sections in (("1 Introduction", ["1.1 Scope", "1.2 Outline"]), ("2 Method", ["2.1 Data"])):
+        f.heading(chapter, 16, bold=False, before=0).para(6)
+        entries.append((chapter, len(f.pages), 72.0))
+        for title in sections:
+            f.heading(title, 12, bold=False).para(6)
+            entries.append((title, len(f.pages), 90.0))
+        f.new_page()
+    for back in ("Acknowledgements", "Publications of the Author"):
+        f.heading(back, 18, bold=False, before=0).para(6)
+        entries.append((back, len(f.pages), 72.0))
+        f.new_page()
+    f.pages.pop()
+    contents.lines.append(Line("Contents", y=720, size=20, bold=True))
+    y = 680.0
+    for title, page, x in entries:
+        contents.lines.append(Line(_leadered(title, page), x=x, y=y, size=11))
+        y -= 18
+    doc = parse(f.write(tmp_path / "unlisted-front.pdf"))
+    levels = {title: level for level, title in tree(doc)}
+    top = levels["1 Introduction"]
+    assert levels["Symbols and Notation"] == levels["Acknowledgements"] == top, levels
+    assert levels["1.1 Scope"] == top + 1

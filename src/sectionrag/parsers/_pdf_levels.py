@@ -659,6 +659,10 @@ def _below_contents(
             out.append(0)  # the document's title over its first contents entry
         elif i < first_entry and not c.numbered and s in front_styles:
             out.append(1)  # and so do front headings set like them ("Zusammenfassung")
+        elif i < first_entry and not c.numbered and s in toc_styles:
+            # front matter the contents leaves out, set like listed entries ("List of Figures" in the
+            # face of the listed "Acknowledgements"): their level
+            out.append(toc_styles[s].most_common(1)[0][0])
         elif s in toc_styles and normalize_for_match(c.title) in CONTENTS_TITLES | BOOK_TITLES:
             out.append(toc_styles[s].most_common(1)[0][0])  # an "Index" set like the listed chapters
         elif c.numbered and c.order in toc_orders:
