@@ -463,3 +463,37 @@ def test_front_matter_the_contents_leaves_out_takes_the_level_of_listed_entries_
     top = levels["1 Introduction"]
     assert levels["Symbols and Notation"] == levels["Acknowledgements"] == top, levels
     assert levels["1.1 Scope"] == top + 1
+
+
+def test_unlisted_heading_in_the_chapters_face_beside_unlisted_book_titles_is_a_chapter(tmp_path: Path):
+    # "References", "Change History" and "Index" in the face of the listed chapters, none listed:
+    # the book's usual titles do not make the face one of unlisted headings of unknown level
+    f = Flow()
+    contents = f.pages[-1]
+    f.new_page()
+    entries: list[tuple[str, int, float]] = []
+    for chapter, sections in (
+        ("1 Introduction", ["1.1 Scope"]),
+        ("2 Interface", ["2.1 Options", "2.2 Commands"]),
+        ("3 Notes", ["3.1 Fonts"]),
+        ("4 Implementation", ["4.1 Macros"]),
+    ):
+        f.heading(chapter, 14, before=0).para(6)
+        entries.append((chapter, len(f.pages), 72.0))
+        for title in sections:
+            f.heading(title, 12).para(6)
+            entries.append((title, len(f.pages), 90.0))
+        f.new_page()
+    for back in ("References", "Change History", "Index"):
+        f.heading(back, 14, before=0).para(6).new_page()
+    f.pages.pop()
+    contents.lines.append(Line("Contents", y=720, size=14, bold=True))
+    y = 680.0
+    for title, page, x in entries:
+        contents.lines.append(Line(_leadered(title, page), x=x, y=y, size=10, bold=x == 72.0))
+        y -= 16
+    doc = parse(f.write(tmp_path / "unlisted-back.pdf"))
+    levels = {title: level for level, title in tree(doc)}
+    top = levels["1 Introduction"]
+    assert levels["References"] == levels["Change History"] == levels["Index"] == top, levels
+    assert levels["2.1 Options"] == top + 1

@@ -608,7 +608,8 @@ def _below_contents(
             run[c.toc_level] = (run.get(c.toc_level, (i, i))[0], i)
             if c.numbered:
                 toc_orders.setdefault(c.order, Counter())[c.toc_level] += 1
-        else:
+        elif normalize_for_match(c.title) not in CONTENTS_TITLES | BOOK_TITLES:
+            # (a book's usual titles take their level from their face below: "References", "Index")
             other_styles[s] += 1
 
     def outside(i: int, level: int) -> bool:
