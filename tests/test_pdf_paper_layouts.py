@@ -657,3 +657,22 @@ def test_appendices_in_the_sections_face_stand_beside_them_and_the_back_matter_t
     top = got["1 Introduction"]
     assert got["Appendix A: Proofs"] == got["References"] == got["Appendix B: Tables"] == top, got
     assert got["3.1 Details of conclusions"] == top + 1
+
+
+def test_appendix_sections_that_repeat_the_appendix_label_rank_below_it(tmp_path: Path):
+    # "Appendix A.1 Migrating" under "Appendix A Changing versions", the contents-less way a LaTeX
+    # manual may set them: sections of the appendix, and "References" after them beside it
+    f = Flow()
+    f.heading("Critical Editions", 20, before=0).para(8)
+    for number in (1, 2):
+        f.heading(f"{number} Chapter {number}", 14).para(8)
+        f.heading(f"{number}.1 Section {number}", 12).para(8)
+    f.heading("Appendix A Changing versions", 14).para(8)
+    for k in (1, 2, 3):
+        f.heading(f"Appendix A.{k} Migration to version {k}", 12).para(8)
+    f.heading("References", 14).para(8)
+    doc = parse(f.write(tmp_path / "appendix-sections.pdf"))
+    got = levels(doc)
+    top = got["1 Chapter 1"]
+    assert got["Appendix A Changing versions"] == got["References"] == top, got
+    assert got["Appendix A.1 Migration to version 1"] == got["Appendix A.3 Migration to version 3"] == top + 1

@@ -152,7 +152,12 @@ def _appendices_beside_chapters(
     out = list(orders)
     for n, e in enumerate(entries):
         style = classify(e.title)
-        if style is not None and style.kind == "appendix" and listed[(cluster[round(e.x0)], e.face)] >= 2:
+        if (
+            style is not None
+            and style.kind == "appendix"
+            and style.depth == 1
+            and listed[(cluster[round(e.x0)], e.face)] >= 2
+        ):
             out[n] = top
     return out
 
