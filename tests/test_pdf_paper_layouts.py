@@ -676,3 +676,21 @@ def test_appendix_sections_that_repeat_the_appendix_label_rank_below_it(tmp_path
     top = got["1 Chapter 1"]
     assert got["Appendix A Changing versions"] == got["References"] == top, got
     assert got["Appendix A.1 Migration to version 1"] == got["Appendix A.3 Migration to version 3"] == top + 1
+
+
+def test_unnumbered_heading_between_two_numbered_siblings_is_no_parent_of_the_second(tmp_path: Path):
+    # a note headed in the chapters' face between "1.2" and "1.3": "1.3" continues "1.2" and stays
+    # its sibling
+    f = Flow()
+    f.heading("1 Installing the class", 14, before=0).para(8)
+    f.heading("1.1 Prerequisites", 12).para(8)
+    f.heading("1.2 Installation", 12).para(8)
+    f.heading("Notes for Overleaf users", 14).para(6)
+    f.heading("1.3 Required files", 12).para(8)
+    f.heading("2 Using the class", 14).para(8)
+    f.heading("2.1 Class options", 12).para(8)
+    f.heading("2.2 Class commands", 12).para(8)
+    doc = parse(f.write(tmp_path / "between-siblings.pdf"))
+    got = levels(doc)
+    assert got["1.3 Required files"] == got["1.2 Installation"] == got["2.1 Class options"], got
+    assert got["2 Using the class"] == got["1 Installing the class"]

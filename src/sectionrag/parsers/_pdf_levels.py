@@ -344,6 +344,7 @@ def rank_headings(candidates: list[Candidate], line_offsets: dict[int, int]) -> 
         top_order = min(numbered_rank)
         tops = [i for i, c in enumerate(candidates) if c.numbered and c.order == top_order]
         _below_within(candidates, keys, tops, top_order, _restarting(candidates, tops))
+    _between_siblings(candidates, keys)
     # notes to financial statements ("Note 1 - Revenue" ... "NOTE 9 - SEGMENTS") hold every heading
     # between the first and the last of them: an unnumbered heading there is a note's sub-heading,
     # even in a bolder face than the notes' own
@@ -376,6 +377,30 @@ def rank_headings(candidates: list[Candidate], line_offsets: dict[int, int]) -> 
         out.append(Heading(line_offsets[id(c.lines[0])], rank, c.title))
     out.sort(key=lambda h: h.start)
     return out
+
+
+def _between_siblings(candidates: list[Candidate], keys: list[tuple[float, int]]) -> None:
+    """Rank an unnumbered heading between two numbered siblings below them, never above the second.
+
+    ``1.3 List of files`` continues ``1.2 Installation``: both are sections of
+    chapter 1, so an unnumbered heading set between them in a larger face (a
+    boxed note's ``Overleaf and MacOS users``) is no parent of ``1.3``; it
+    ranks inside ``1.2``.
+    """
+    last: dict[str, tuple[int, int]] = {}  # a parent's number: position and number of its last sub-heading
+    for i, c in enumerate(candidates):
+        label = _decimal_label(c) if c.numbered else None
+        if label is None or "." not in label:
+            continue
+        parent, _, tail = label.rpartition(".")
+        if not tail.isdigit():
+            continue
+        before = last.get(parent)
+        if before is not None and int(tail) == before[1] + 1:
+            for j in range(before[0] + 1, i):
+                if not candidates[j].numbered and keys[j][0] < keys[i][0]:
+                    keys[j] = (keys[i][0] + 0.5, keys[j][1])
+        last[parent] = (i, int(tail))
 
 
 def _appendices_beside_chapters(
