@@ -497,3 +497,35 @@ def test_unlisted_heading_in_the_chapters_face_beside_unlisted_book_titles_is_a_
     top = levels["1 Introduction"]
     assert levels["References"] == levels["Change History"] == levels["Index"] == top, levels
     assert levels["2.1 Options"] == top + 1
+
+
+def test_chinese_thesis_references_left_out_of_the_contents_stand_with_the_chapters():
+    # "参考文献" (references) in the face of the listed chapters and back matter, itself not listed:
+    # a book's usual title in Chinese takes the level of its face's entries
+    from sectionrag.parsers._pdf_headings import Candidate, numbering_order
+    from sectionrag.parsers._pdf_levels import rank_headings
+    from sectionrag.parsers._pdfium import PdfLine
+
+    heads = [
+        ("\u6458 \u8981", 15.7, 1),  # abstract
+        ("Abstract", 15.7, 1),
+        ("\u7b2c\u4e00\u7ae0 \u7eea\u8bba", 15.7, None),  # chapter one, not located in the contents
+        ("1.1 \u7814\u7a76\u5185\u5bb9", 13.9, 2),
+        ("1.2 \u95ee\u9898", 13.9, 2),
+        ("\u81f4 \u8c22", 15.7, 1),  # acknowledgements
+        ("\u53c2\u8003\u6587\u732e", 15.7, None),  # references
+        ("\u9644\u5f55 A \u7b2c\u4e00\u4e2a\u9644\u5f55", 15.7, 1),  # appendix A
+        ("\u9644\u5f55 B \u7b2c\u4e8c\u4e2a\u9644\u5f55", 15.7, 1),  # appendix B
+        ("\u4f5c\u8005\u7b80\u4ecb \u8bba\u6587\u6e05\u5355", 15.7, None),  # about the author
+    ]
+    candidates = []
+    for k, (title, size, level) in enumerate(heads):
+        line = PdfLine(title, 50, 200, 100, 110, size, False, False, "SimSun", k)
+        order, numbered = numbering_order(title)
+        c = Candidate([line], title, size, False, order, numbered, k, 0)
+        c.toc_level = level
+        candidates.append(c)
+    offsets = {id(c.lines[0]): 100 * k for k, c in enumerate(candidates)}
+    got = {h.title: h.rank for h in rank_headings(candidates, offsets)}
+    assert got["\u53c2\u8003\u6587\u732e"] == got["\u81f4 \u8c22"] == got["Abstract"], got
+    assert got["1.1 \u7814\u7a76\u5185\u5bb9"] == got["Abstract"] + 1

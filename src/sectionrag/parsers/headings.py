@@ -50,6 +50,12 @@ BOOK_TITLES = frozenset(
         "acronyms",
         "declaration",
         "colophon",
+        # (a Chinese thesis: abstract, acknowledgements, references, list of figures, list of tables)
+        "\u6458\u8981",
+        "\u81f4\u8c22",
+        "\u53c2\u8003\u6587\u732e",
+        "\u63d2\u56fe\u76ee\u5f55",
+        "\u8868\u683c\u76ee\u5f55",
     ]
 )
 
