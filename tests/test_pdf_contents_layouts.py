@@ -399,3 +399,133 @@ def test_listed_heading_wrapped_onto_a_second_line_keeps_both(tmp_path: Path):
     assert [s.title for s in doc.sections if s.title.startswith("ITEM 5")] == [
         f"{long.upper()} PURCHASES OF EQUITY SECURITIES"
     ]
+
+
+def test_appendix_listed_flush_with_numbered_chapters_does_not_hold_the_index_after_it(tmp_path: Path):
+    # "Appendix A References" listed like "2 Spreadsheets", in its face, then "Concept index":
+    # three chapters of one level, not an appendix over the index
+    f = Flow()
+    f.heading("Data Import", 20, before=0).para(4).new_page()
+    contents = f.pages[-1]
+    f.new_page()
+    entries: list[tuple[str, int, float, float, bool]] = []
+    chapters = (("1 Introduction", ["1.1 Imports", "1.2 Exports"]), ("2 Spreadsheets", ["2.1 Variations"]))
+    for chapter, sections in (*chapters, ("Appendix A References", []), ("Concept index", [])):
+        f.heading(chapter, 17, before=0).para(6)
+        entries.append((chapter, len(f.pages), 72.0, 14.0, True))
+        for title in sections:
+            f.heading(title, 14).para(6)
+            entries.append((title, len(f.pages), 90.0, 11.0, False))
+        f.new_page()
+    f.pages.pop()
+    contents.lines.append(Line("Table of Contents", y=720, size=20, bold=True))
+    y = 680.0
+    for title, page, x, size, bold in entries:
+        contents.lines.append(Line(_leadered(title, page), x=x, y=y, size=size, bold=bold))
+        y -= 18
+    doc = parse(f.write(tmp_path / "appendix-flush.pdf"))
+    levels = {title: level for level, title in tree(doc)}
+    top = levels["1 Introduction"]
+    assert levels["Appendix A References"] == levels["Concept index"] == levels["2 Spreadsheets"] == top, (
+        levels
+    )
+    assert levels["1.1 Imports"] == top + 1
+
+
+def test_front_matter_the_contents_leaves_out_takes_the_level_of_listed_entries_in_its_face(tmp_path: Path):
+    # "Symbols and Notation" after the contents, set like the listed "Acknowledgements" and
+    # "Publications" at the back: a chapter-level section, not one below every listed level
+    f = Flow()
+    f.heading("A Thesis on Widgets", 24, before=0).para(4).new_page()
+    contents = f.pages[-1]
+    f.new_page()
+    f.heading("Symbols and Notation", 18, bold=False, before=0).para(8).new_page()
+    entries: list[tuple[str, int, float]] = []
+    for chapter, sections in (("1 Introduction", ["1.1 Scope", "1.2 Outline"]), ("2 Method", ["2.1 Data"])):
+        f.heading(chapter, 16, bold=False, before=0).para(6)
+        entries.append((chapter, len(f.pages), 72.0))
+        for title in sections:
+            f.heading(title, 12, bold=False).para(6)
+            entries.append((title, len(f.pages), 90.0))
+        f.new_page()
+    for back in ("Acknowledgements", "Publications of the Author"):
+        f.heading(back, 18, bold=False, before=0).para(6)
+        entries.append((back, len(f.pages), 72.0))
+        f.new_page()
+    f.pages.pop()
+    contents.lines.append(Line("Contents", y=720, size=20, bold=True))
+    y = 680.0
+    for title, page, x in entries:
+        contents.lines.append(Line(_leadered(title, page), x=x, y=y, size=11))
+        y -= 18
+    doc = parse(f.write(tmp_path / "unlisted-front.pdf"))
+    levels = {title: level for level, title in tree(doc)}
+    top = levels["1 Introduction"]
+    assert levels["Symbols and Notation"] == levels["Acknowledgements"] == top, levels
+    assert levels["1.1 Scope"] == top + 1
+
+
+def test_unlisted_heading_in_the_chapters_face_beside_unlisted_book_titles_is_a_chapter(tmp_path: Path):
+    # "References", "Change History" and "Index" in the face of the listed chapters, none listed:
+    # the book's usual titles do not make the face one of unlisted headings of unknown level
+    f = Flow()
+    contents = f.pages[-1]
+    f.new_page()
+    entries: list[tuple[str, int, float]] = []
+    for chapter, sections in (
+        ("1 Introduction", ["1.1 Scope"]),
+        ("2 Interface", ["2.1 Options", "2.2 Commands"]),
+        ("3 Notes", ["3.1 Fonts"]),
+        ("4 Implementation", ["4.1 Macros"]),
+    ):
+        f.heading(chapter, 14, before=0).para(6)
+        entries.append((chapter, len(f.pages), 72.0))
+        for title in sections:
+            f.heading(title, 12).para(6)
+            entries.append((title, len(f.pages), 90.0))
+        f.new_page()
+    for back in ("References", "Change History", "Index"):
+        f.heading(back, 14, before=0).para(6).new_page()
+    f.pages.pop()
+    contents.lines.append(Line("Contents", y=720, size=14, bold=True))
+    y = 680.0
+    for title, page, x in entries:
+        contents.lines.append(Line(_leadered(title, page), x=x, y=y, size=10, bold=x == 72.0))
+        y -= 16
+    doc = parse(f.write(tmp_path / "unlisted-back.pdf"))
+    levels = {title: level for level, title in tree(doc)}
+    top = levels["1 Introduction"]
+    assert levels["References"] == levels["Change History"] == levels["Index"] == top, levels
+    assert levels["2.1 Options"] == top + 1
+
+
+def test_chinese_thesis_references_left_out_of_the_contents_stand_with_the_chapters():
+    # "参考文献" (references) in the face of the listed chapters and back matter, itself not listed:
+    # a book's usual title in Chinese takes the level of its face's entries
+    from sectionrag.parsers._pdf_headings import Candidate, numbering_order
+    from sectionrag.parsers._pdf_levels import rank_headings
+    from sectionrag.parsers._pdfium import PdfLine
+
+    heads = [
+        ("\u6458 \u8981", 15.7, 1),  # abstract
+        ("Abstract", 15.7, 1),
+        ("\u7b2c\u4e00\u7ae0 \u7eea\u8bba", 15.7, None),  # chapter one, not located in the contents
+        ("1.1 \u7814\u7a76\u5185\u5bb9", 13.9, 2),
+        ("1.2 \u95ee\u9898", 13.9, 2),
+        ("\u81f4 \u8c22", 15.7, 1),  # acknowledgements
+        ("\u53c2\u8003\u6587\u732e", 15.7, None),  # references
+        ("\u9644\u5f55 A \u7b2c\u4e00\u4e2a\u9644\u5f55", 15.7, 1),  # appendix A
+        ("\u9644\u5f55 B \u7b2c\u4e8c\u4e2a\u9644\u5f55", 15.7, 1),  # appendix B
+        ("\u4f5c\u8005\u7b80\u4ecb \u8bba\u6587\u6e05\u5355", 15.7, None),  # about the author
+    ]
+    candidates = []
+    for k, (title, size, level) in enumerate(heads):
+        line = PdfLine(title, 50, 200, 100, 110, size, False, False, "SimSun", k)
+        order, numbered = numbering_order(title)
+        c = Candidate([line], title, size, False, order, numbered, k, 0)
+        c.toc_level = level
+        candidates.append(c)
+    offsets = {id(c.lines[0]): 100 * k for k, c in enumerate(candidates)}
+    got = {h.title: h.rank for h in rank_headings(candidates, offsets)}
+    assert got["\u53c2\u8003\u6587\u732e"] == got["\u81f4 \u8c22"] == got["Abstract"], got
+    assert got["1.1 \u7814\u7a76\u5185\u5bb9"] == got["Abstract"] + 1

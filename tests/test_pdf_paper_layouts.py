@@ -639,3 +639,58 @@ def test_a_name_in_capitals_among_sub_sections_of_a_two_case_face_keeps_its_leve
     got = levels(parse(f.write(tmp_path / "names.pdf")))
     assert got["COVID-19"] == got["Russia"] == got["Inventories"] == 2
     assert got["RECENT DEVELOPMENTS AND CHALLENGES"] == got["CRITICAL ACCOUNTING ESTIMATES"] == 1
+
+
+def test_appendices_in_the_sections_face_stand_beside_them_and_the_back_matter_too(tmp_path: Path):
+    # "Appendix A: Proofs" in the bold of "3 Conclusions": the next section, not a parent of the
+    # unnumbered "References" after it
+    f = Flow()
+    f.heading("Sorting Widgets at Scale", 18, before=0).para(8)
+    for number, title in ((1, "Introduction"), (2, "Method"), (3, "Conclusions")):
+        f.heading(f"{number} {title}", 11).para(8)
+        f.heading(f"{number}.1 Details of {title.lower()}", 10).para(8)
+    f.heading("Appendix A: Proofs", 11).para(8)
+    f.heading("References", 11).para(8)
+    f.heading("Appendix B: Tables", 11).para(8)
+    doc = parse(f.write(tmp_path / "appendices-in-section-face.pdf"))
+    got = levels(doc)
+    top = got["1 Introduction"]
+    assert got["Appendix A: Proofs"] == got["References"] == got["Appendix B: Tables"] == top, got
+    assert got["3.1 Details of conclusions"] == top + 1
+
+
+def test_appendix_sections_that_repeat_the_appendix_label_rank_below_it(tmp_path: Path):
+    # "Appendix A.1 Migrating" under "Appendix A Changing versions", the contents-less way a LaTeX
+    # manual may set them: sections of the appendix, and "References" after them beside it
+    f = Flow()
+    f.heading("Critical Editions", 20, before=0).para(8)
+    for number in (1, 2):
+        f.heading(f"{number} Chapter {number}", 14).para(8)
+        f.heading(f"{number}.1 Section {number}", 12).para(8)
+    f.heading("Appendix A Changing versions", 14).para(8)
+    for k in (1, 2, 3):
+        f.heading(f"Appendix A.{k} Migration to version {k}", 12).para(8)
+    f.heading("References", 14).para(8)
+    doc = parse(f.write(tmp_path / "appendix-sections.pdf"))
+    got = levels(doc)
+    top = got["1 Chapter 1"]
+    assert got["Appendix A Changing versions"] == got["References"] == top, got
+    assert got["Appendix A.1 Migration to version 1"] == got["Appendix A.3 Migration to version 3"] == top + 1
+
+
+def test_unnumbered_heading_between_two_numbered_siblings_is_no_parent_of_the_second(tmp_path: Path):
+    # a note headed in the chapters' face between "1.2" and "1.3": "1.3" continues "1.2" and stays
+    # its sibling
+    f = Flow()
+    f.heading("1 Installing the class", 14, before=0).para(8)
+    f.heading("1.1 Prerequisites", 12).para(8)
+    f.heading("1.2 Installation", 12).para(8)
+    f.heading("Notes for Overleaf users", 14).para(6)
+    f.heading("1.3 Required files", 12).para(8)
+    f.heading("2 Using the class", 14).para(8)
+    f.heading("2.1 Class options", 12).para(8)
+    f.heading("2.2 Class commands", 12).para(8)
+    doc = parse(f.write(tmp_path / "between-siblings.pdf"))
+    got = levels(doc)
+    assert got["1.3 Required files"] == got["1.2 Installation"] == got["2.1 Class options"], got
+    assert got["2 Using the class"] == got["1 Installing the class"]

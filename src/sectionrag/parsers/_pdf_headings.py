@@ -76,7 +76,7 @@ def numbering_order(text: str) -> tuple[int, bool]:
     style = classify(text)
     if style is None or style.kind in ("caps", "alpha"):
         return 5, False
-    if style.kind in ("num", "alnum"):
+    if style.kind in ("num", "alnum") or (style.kind == "appendix" and style.depth >= 2):
         return 4 + style.depth, True
     if style.kind == "roman-alpha":
         return 6, True

@@ -260,6 +260,7 @@ def rank_headings(candidates: list[Candidate], line_offsets: dict[int, int]) -> 
         ]
         if not candidates:
             return []
+    beside = _appendices_beside_chapters(candidates, style_key)
     styles = sorted({style_key(c) for c in candidates}, key=lambda s: (-s[0], not s[1], s[2]))
     style_rank = {s: i for i, s in enumerate(styles)}
     # unnumbered headings take the numbering order most common in their style
@@ -299,7 +300,8 @@ def rank_headings(candidates: list[Candidate], line_offsets: dict[int, int]) -> 
         if c.numbered:
             rank = style_rank[style_key(c)]
             numbered_rank[c.order] = min(rank, numbered_rank.get(c.order, rank))
-            span[c.order] = (span.get(c.order, (i, i))[0], i)
+            if id(c) not in beside:  # (the back matter before the appendices is no section's inside)
+                span[c.order] = (span.get(c.order, (i, i))[0], i)
     # unnumbered headings set like a numbering order's and found between its first and last heading;
     # when a face holds three or more of them (a deck's slide titles, set like its "Section 3"
     # pages), those after the last numbered one are inside it too (the last section's slides),
@@ -342,6 +344,7 @@ def rank_headings(candidates: list[Candidate], line_offsets: dict[int, int]) -> 
         top_order = min(numbered_rank)
         tops = [i for i, c in enumerate(candidates) if c.numbered and c.order == top_order]
         _below_within(candidates, keys, tops, top_order, _restarting(candidates, tops))
+    _between_siblings(candidates, keys)
     # notes to financial statements ("Note 1 - Revenue" ... "NOTE 9 - SEGMENTS") hold every heading
     # between the first and the last of them: an unnumbered heading there is a note's sub-heading,
     # even in a bolder face than the notes' own
@@ -373,6 +376,59 @@ def rank_headings(candidates: list[Candidate], line_offsets: dict[int, int]) -> 
     for c, rank in zip(candidates, ranks, strict=True):
         out.append(Heading(line_offsets[id(c.lines[0])], rank, c.title))
     out.sort(key=lambda h: h.start)
+    return out
+
+
+def _between_siblings(candidates: list[Candidate], keys: list[tuple[float, int]]) -> None:
+    """Rank an unnumbered heading between two numbered siblings below them, never above the second.
+
+    ``1.3 List of files`` continues ``1.2 Installation``: both are sections of
+    chapter 1, so an unnumbered heading set between them in a larger face (a
+    boxed note's ``Overleaf and MacOS users``) is no parent of ``1.3``; it
+    ranks inside ``1.2``.
+    """
+    last: dict[str, tuple[int, int]] = {}  # a parent's number: position and number of its last sub-heading
+    for i, c in enumerate(candidates):
+        label = _decimal_label(c) if c.numbered else None
+        if label is None or "." not in label:
+            continue
+        parent, _, tail = label.rpartition(".")
+        if not tail.isdigit():
+            continue
+        before = last.get(parent)
+        if before is not None and int(tail) == before[1] + 1:
+            for j in range(before[0] + 1, i):
+                if not candidates[j].numbered and keys[j][0] < keys[i][0]:
+                    keys[j] = (keys[i][0] + 0.5, keys[j][1])
+        last[parent] = (i, int(tail))
+
+
+def _appendices_beside_chapters(
+    candidates: list[Candidate], style_key: Callable[[Candidate], tuple[float, bool, bool]]
+) -> set[int]:
+    """Give appendices set in the face of the top decimal numbers that numbering order.
+
+    ``Appendix A: Incomplete Zeta Function`` in the bold of ``8 Conclusions``
+    is the next section, not a parent of the sections before it, nor of the
+    unnumbered ``References`` after it. An appendix label ranks above a
+    number only when its face does (``Appendix A`` in a chapter's size over
+    ``1 Scope`` in a section's). Returns the ids of the appendices renumbered.
+    """
+    top = ORDER["roman"] + 1  # "1 Introduction"
+    # (two numbered sections at least: one number may be a list's or a stray glyph's)
+    faces = Counter(
+        style_key(c) for c in candidates if c.numbered and c.order == top and _kind(c.title) == "num"
+    )
+    out: set[int] = set()
+    for c in candidates:
+        if (
+            c.numbered
+            and c.order == ORDER["appendix"]
+            and _kind(c.title) == "appendix"
+            and faces[style_key(c)] >= 2
+        ):
+            c.order = top
+            out.add(id(c))
     return out
 
 
@@ -577,7 +633,8 @@ def _below_contents(
             run[c.toc_level] = (run.get(c.toc_level, (i, i))[0], i)
             if c.numbered:
                 toc_orders.setdefault(c.order, Counter())[c.toc_level] += 1
-        else:
+        elif normalize_for_match(c.title) not in CONTENTS_TITLES | BOOK_TITLES:
+            # (a book's usual titles take their level from their face below: "References", "Index")
             other_styles[s] += 1
 
     def outside(i: int, level: int) -> bool:
@@ -628,6 +685,10 @@ def _below_contents(
             out.append(0)  # the document's title over its first contents entry
         elif i < first_entry and not c.numbered and s in front_styles:
             out.append(1)  # and so do front headings set like them ("Zusammenfassung")
+        elif i < first_entry and not c.numbered and s in toc_styles:
+            # front matter the contents leaves out, set like listed entries ("List of Figures" in the
+            # face of the listed "Acknowledgements"): their level
+            out.append(toc_styles[s].most_common(1)[0][0])
         elif s in toc_styles and normalize_for_match(c.title) in CONTENTS_TITLES | BOOK_TITLES:
             out.append(toc_styles[s].most_common(1)[0][0])  # an "Index" set like the listed chapters
         elif c.numbered and c.order in toc_orders:

@@ -41,6 +41,7 @@ def set_levels(entries: Sequence[TocEntry]) -> None:
         else:
             orders.append(None)
     orders = _restarted_lists(entries, orders, cluster)
+    orders = _appendices_beside_chapters(entries, orders, cluster)
     # an unnumbered entry at the indent of numbered ones takes their order ("Signatures" among Items),
     # unless it is set in a smaller face than theirs: chapters listed flush with their numbered parts
     # ("I Gnuplot" in 12 pt bold over "Copyright" in 10 pt bold) are a level below them
@@ -131,6 +132,33 @@ def _restarted_lists(
             for n in range(i, j):
                 out[n] = None
         i = j
+    return out
+
+
+def _appendices_beside_chapters(
+    entries: Sequence[TocEntry], orders: list[int | None], cluster: dict[int, int]
+) -> list[int | None]:
+    """Give appendix entries listed like the chapters' numbers the chapters' order.
+
+    ``Appendix A References`` flush with ``9 Reading Excel spreadsheets``, in
+    its face, is the chapter after it: ranked above it by its label, it would
+    hold the ``Concept index`` listed after it.
+    """
+    top = 11  # "1 Introduction"
+    # (two chapters at least: a stray glyph read as a digit, "\u1a88 \u8981", numbers no chapter)
+    listed = Counter(
+        (cluster[round(e.x0)], e.face) for e, order in zip(entries, orders, strict=True) if order == top
+    )
+    out = list(orders)
+    for n, e in enumerate(entries):
+        style = classify(e.title)
+        if (
+            style is not None
+            and style.kind == "appendix"
+            and style.depth == 1
+            and listed[(cluster[round(e.x0)], e.face)] >= 2
+        ):
+            out[n] = top
     return out
 
 

@@ -51,6 +51,12 @@ BOOK_TITLES = frozenset(
         "acronyms",
         "declaration",
         "colophon",
+        # (a Chinese thesis: abstract, acknowledgements, references, list of figures, list of tables)
+        "\u6458\u8981",
+        "\u81f4\u8c22",
+        "\u53c2\u8003\u6587\u732e",
+        "\u63d2\u56fe\u76ee\u5f55",
+        "\u8868\u683c\u76ee\u5f55",
     ]
 )
 
@@ -141,7 +147,9 @@ _PATTERNS: tuple[tuple[str, int | None, re.Pattern[str]], ...] = (
         "appendix",
         1,
         re.compile(
-            rf"^(?P<label>(?:{_APPENDIX_WORDS})(?:\s+(?:[A-Z]|\d{{1,2}}|{_ROMAN}))?)\b{_SEP}\s*(?P<rest>.*)$"
+            # (an appendix's sections may repeat its label: "Appendix A.1 Migrating from edmac")
+            rf"^(?P<label>(?:{_APPENDIX_WORDS})(?:\s+(?:(?:[A-Z]|\d{{1,2}})(?:\.\d{{1,3}}){{0,4}}|{_ROMAN}))?)\b"
+            rf"{_SEP}\s*(?P<rest>.*)$"
         ),
     ),
     (
@@ -227,6 +235,9 @@ def classify(line: str) -> HeadingStyle | None:
             return HeadingStyle(kind, order, depth, label, rest)
         if kind == "roman-alpha":
             return HeadingStyle(kind, order, 2, label, rest)
+        if kind == "appendix" and "." in label:
+            depth = label.count(".") + 1  # "Appendix A.1" ranks like "A.1"
+            return HeadingStyle(kind, 10 + depth, depth, label, rest)
         return HeadingStyle(kind, order, 1, label, rest)
     if is_all_caps(line):
         return HeadingStyle("caps", None, 1, "", line)
