@@ -259,6 +259,10 @@ def find_headings(pages: list[list[PdfLine]], body: float) -> list[Candidate]:
                 continue
             group = [ln]
             j = i + 1
+            # (a filing's item title runs long: "Item 5.02 Departure of Directors or Certain
+            # Officers; Election of Directors; Appointment of" / "Certain Officers; ...")
+            head_style = classify(ln.text)
+            longest = 30 if head_style is not None and head_style.kind in LABEL_WORD_KINDS else 20
             while j < len(lines) and len(group) < 8:
                 nxt = lines[j]
                 last = group[-1]  # a title wrapped under a label line continues in the title's face
@@ -320,10 +324,6 @@ def find_headings(pages: list[list[PdfLine]], body: float) -> list[Candidate]:
                 case_change = is_all_caps(group[-1].text) != is_all_caps(nxt.text) and not _runs_on(
                     group[-1].text
                 )
-                # (a filing's item title runs long: "Item 5.02 Departure of Directors or Certain
-                # Officers; Election of Directors; Appointment of" / "Certain Officers; ...")
-                head_style = classify(group[0].text)
-                longest = 30 if head_style is not None and head_style.kind in LABEL_WORD_KINDS else 20
                 if (
                     same_style
                     and (wrapped or stack)
@@ -938,10 +938,15 @@ def _is_heading_line(
             and len(words) <= 5
             and len(nxt.text.split()) <= 5
         )
-        # (a filing's long item title wraps in bold: "Item 5.02 Departure of Directors or ...")
-        long_item = numbered and style is not None and reads_as_labelled_title(style)
-        if bold_paragraph and not stacked and (not numbered or len(words) > 10) and not long_item:
-            return False  # a bold paragraph, unless this line is numbered and short
+        # (a bold paragraph, unless this line is numbered and short, or a filing's long item title
+        # wrapping in bold: "Item 5.02 Departure of Directors or ...")
+        if (
+            bold_paragraph
+            and not stacked
+            and (not numbered or len(words) > 10)
+            and not (numbered and style is not None and reads_as_labelled_title(style))
+        ):
+            return False
         return spaced and (numbered or gap_below > line_gap * 1.3 or len(words) <= 8)
     if ln.italic and (ratio >= 0.92 or small_italic) and not is_all_caps(text):
         # an italic run-in line at body size ("Cash Flows", "Note 2. Revenue Recognition"):

@@ -7,7 +7,7 @@ from collections.abc import Sequence
 from typing import Protocol
 
 from sectionrag.parsers._sections import nest_levels
-from sectionrag.parsers.headings import classify
+from sectionrag.parsers.headings import HeadingStyle, classify
 
 
 class TocEntry(Protocol):
@@ -21,6 +21,9 @@ class TocEntry(Protocol):
 
 __all__ = ["set_levels"]
 
+#: a decimal number's order, as classify gives it: this plus its depth ("1" 11, "1.2" 12)
+_DECIMAL = 10
+
 
 def set_levels(entries: Sequence[TocEntry]) -> None:
     """Set each entry's level from its numbering and, unnumbered, from its indentation."""
@@ -33,15 +36,15 @@ def set_levels(entries: Sequence[TocEntry]) -> None:
             k += 1
         cluster[x] = k
         prev = x
+    styles = [classify(e.title) for e in entries]
     orders: list[int | None] = []
-    for e in entries:
-        style = classify(e.title)
+    for style in styles:
         if style is not None and style.kind not in ("caps", "alpha") and style.order is not None:
-            orders.append(style.order if style.kind not in ("num", "alnum") else 10 + style.depth)
+            orders.append(style.order if style.kind not in ("num", "alnum") else _DECIMAL + style.depth)
         else:
             orders.append(None)
     orders = _restarted_lists(entries, orders, cluster)
-    orders = _appendices_beside_chapters(entries, orders, cluster)
+    orders = _appendices_beside_chapters(entries, styles, orders, cluster)
     # an unnumbered entry at the indent of numbered ones takes their order ("Signatures" among Items),
     # unless it is set in a smaller face than theirs: chapters listed flush with their numbered parts
     # ("I Gnuplot" in 12 pt bold over "Copyright" in 10 pt bold) are a level below them
@@ -136,7 +139,10 @@ def _restarted_lists(
 
 
 def _appendices_beside_chapters(
-    entries: Sequence[TocEntry], orders: list[int | None], cluster: dict[int, int]
+    entries: Sequence[TocEntry],
+    styles: Sequence[HeadingStyle | None],
+    orders: list[int | None],
+    cluster: dict[int, int],
 ) -> list[int | None]:
     """Give appendix entries listed like the chapters' numbers the chapters' order.
 
@@ -144,14 +150,13 @@ def _appendices_beside_chapters(
     its face, is the chapter after it: ranked above it by its label, it would
     hold the ``Concept index`` listed after it.
     """
-    top = 11  # "1 Introduction"
+    top = _DECIMAL + 1  # "1 Introduction"
     # (two chapters at least: a stray glyph read as a digit, "\u1a88 \u8981", numbers no chapter)
     listed = Counter(
         (cluster[round(e.x0)], e.face) for e, order in zip(entries, orders, strict=True) if order == top
     )
     out = list(orders)
-    for n, e in enumerate(entries):
-        style = classify(e.title)
+    for n, (e, style) in enumerate(zip(entries, styles, strict=True)):
         if (
             style is not None
             and style.kind == "appendix"
