@@ -1,5 +1,6 @@
 from __future__ import annotations
 
+import itertools
 from datetime import date
 from pathlib import Path
 
@@ -256,3 +257,32 @@ def test_any_source_string_filters_exactly(tmp_path: Path) -> None:
         assert store.search(q, k=500, where={"section": source}) == []
 
     check()
+
+
+@pytest.mark.parametrize("kind", ["memory", "lancedb"])
+@pytest.mark.parametrize("fusion", ["linear", "zscore", "rrf"])
+def test_hybrid_best_results_do_not_change_when_k_asks_for_more(
+    tmp_path: Path, kind: str, fusion: str
+) -> None:
+    # with more than HYBRID_CANDIDATES chunks matching both ways, a larger k fetches deeper
+    # candidates; they follow the results a small k gives, in the same order, scores not rising
+    emb = HashEmbedder(dimension=32)
+    store = InMemoryStore() if kind == "memory" else LanceDBStore(tmp_path / "db", collection="c")
+    store.ensure_collection(emb.name, emb.dimension)
+    words = ["refund", "receipt", "shipping", "invoice", "order", "return", "policy", "days"]
+    texts = [
+        " ".join(words[(i * j + i) % len(words)] for j in range(1 + i % 7)) + f" item{i}" for i in range(300)
+    ]
+    chunks = [c for i, t in enumerate(texts) for c in _doc_chunks(t, f"{i}.md")]
+    store.add(chunks, emb.embed_documents(texts))
+    q = "refund receipt policy"
+
+    def ids(k: int) -> list[tuple[str, float]]:
+        hits = store.search(emb.embed_query(q), q, mode="hybrid", k=k, fusion=fusion)
+        return [(h.chunk_id, h.score) for h in hits]
+
+    small, large = ids(10), ids(200)
+    assert len(large) > 100  # the deeper candidates were fused too
+    assert [c for c, _ in large[:10]] == [c for c, _ in small]
+    assert [s for _, s in large[:10]] == pytest.approx([s for _, s in small])
+    assert all(a >= b for (_, a), (_, b) in itertools.pairwise(large))

@@ -26,6 +26,7 @@ __all__ = [
     "check_search",
     "dump_metadata",
     "fuse",
+    "fuse_candidates",
     "load_metadata",
     "rrf",
     "zscore",
@@ -254,6 +255,33 @@ def fuse(
     if fusion == "zscore":
         return zscore([vector, text], weights)
     return rrf([[key for key, _ in vector], [key for key, _ in text]], weights=weights)
+
+
+def fuse_candidates(
+    vector: Sequence[tuple[K, float]],
+    text: Sequence[tuple[K, float]],
+    fusion: str,
+    weights: tuple[float, float],
+) -> list[tuple[K, float]]:
+    """Fuse hybrid search's two candidate rankings so that the head does not depend on ``k``.
+
+    The best :data:`HYBRID_CANDIDATES` of each ranking are fused first, as for
+    any small ``k``; candidates further down (fetched when ``k`` asks for more)
+    follow, in the order of the fusion of the whole rankings, their scores
+    capped so that no result scores above one before it. Without this a larger
+    ``k`` would normalise over a wider pool and reorder the best results.
+    """
+    head = fuse(vector[:HYBRID_CANDIDATES], text[:HYBRID_CANDIDATES], fusion, weights)
+    if len(vector) <= HYBRID_CANDIDATES and len(text) <= HYBRID_CANDIDATES:
+        return head
+    seen = {key for key, _ in head}
+    out = list(head)
+    last = head[-1][1] if head else math.inf
+    for key, score in fuse(vector, text, fusion, weights):
+        if key not in seen:
+            last = min(score, last)
+            out.append((key, last))
+    return out
 
 
 def dump_metadata(metadata: Mapping[str, Any]) -> str:

@@ -33,7 +33,8 @@ Scores, by mode (higher is better):
   (schema version 1) match ``text`` instead: they open and search as they
   always did, without the document titles. The query is matched as plain words (never parsed as query
   syntax). Rows written after the index was built are searched too.
-- ``hybrid``: the vector and text rankings (each cut to ``max(k, 50)``)
+- ``hybrid``: the vector and text rankings (their best 50 fused first, deeper
+  candidates that a larger ``k`` fetches after them: see ``fuse_candidates``)
   fused with weights ``(w_vector, w_text)``, ``(1, 1)`` by default.
   ``fusion="linear"`` (default): ``w_vector * v + w_text * t`` where ``v``
   and ``t`` are the cosine and BM25 scores min-max normalised to ``[0, 1]``
@@ -71,7 +72,7 @@ from sectionrag.stores._common import (
     check_record_args,
     check_search,
     finite,
-    fuse,
+    fuse_candidates,
 )
 from sectionrag.stores._filters import compile_sql, parse_where, resolve_sources, sql_string
 from sectionrag.stores._lance_enrich import check_list_columns, fts_boosts, fts_columns
@@ -549,7 +550,7 @@ class LanceDBStore(LanceTables):
                 by_text = self._text_scored(table, query_text, pool, sql)
                 by_id = {r["id"]: r for r, _ in by_text}
                 by_id.update((r["id"], r) for r, _ in by_vec)
-                fused = fuse(
+                fused = fuse_candidates(
                     [(r["id"], score) for r, score in by_vec],
                     [(r["id"], score) for r, score in by_text],
                     how,

@@ -9,7 +9,8 @@ Scores, by mode:
   plus its enrichment text (summary, questions, keywords; see
   :func:`~sectionrag.enrichment_fields.enrichment_text`), lower-cased ``\w+``
   tokens, no stemming; only chunks sharing a word with the query are returned.
-- ``hybrid``: the vector and text rankings (each cut to ``max(k, 50)``)
+- ``hybrid``: the vector and text rankings (their best 50 fused first, deeper
+  candidates that a larger ``k`` fetches after them: see ``fuse_candidates``)
   fused with weights ``(w_vector, w_text)``, ``(1, 1)`` by default: by
   default (``fusion="linear"``) the weighted sum of each ranking's scores
   min-max normalised over its candidates (best possible ``w_vector +
@@ -48,7 +49,7 @@ from sectionrag.stores._common import (
     check_fusion,
     check_record_args,
     check_search,
-    fuse,
+    fuse_candidates,
 )
 from sectionrag.stores._filters import matches, parse_where
 from sectionrag.types import Chunk, SearchResult
@@ -312,7 +313,7 @@ class InMemoryStore:
             pool = max(k, HYBRID_CANDIDATES)
             by_vec = [(r.chunk.id, s) for r, s in self._vector_ranking(rows, q)[:pool]]
             by_text = [(r.chunk.id, s) for r, s in self._text_ranking(rows, query_text)[:pool]]
-            ranked = [(self._rows[cid], score) for cid, score in fuse(by_vec, by_text, how, ws)]
+            ranked = [(self._rows[cid], score) for cid, score in fuse_candidates(by_vec, by_text, how, ws)]
         else:  # pragma: no cover - check_search rejects other modes
             raise ConfigError(f"unknown search mode {mode!r}")
         return [_result(rank, row.chunk, score) for rank, (row, score) in enumerate(ranked[:k], start=1)]
