@@ -35,6 +35,12 @@ so a second run embeds only new chunks; the unquantised backends of one model
     python benchmarks/bench_retrieval.py --shapes --only "tables,overlap" --split dev --no-write  # round 5
     python benchmarks/bench_retrieval.py --shapes --only "packed" --no-write  # round 9
     python benchmarks/bench_retrieval.py --markup wikitext --only "=sectionrag default" --no-write
+    python benchmarks/bench_retrieval.py --budget 2000,10000 --only "=sectionrag default" --modes default
+
+With ``--budget``, every mode is also scored on the text a reader (an LLM) would be given under
+a fixed budget of characters: the ranking (up to 50 results) read best first until the budget
+is spent, the last result cut at it. That compares chunkings at an equal amount of retrieved
+text, which recall@k does not: a configuration whose results are longer covers more at any k.
 """
 
 from __future__ import annotations
@@ -49,7 +55,7 @@ import tempfile
 import time
 from collections import defaultdict
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
@@ -574,11 +580,34 @@ class _FixedVector:
         return int(self._e.count_tokens(text))
 
 
+def within_budget(results: Sequence[Any], budget: int) -> list[Any]:
+    """Return the leading results whose text fits in ``budget`` characters, the last one cut at it.
+
+    ``results`` are :class:`~sectionrag.eval.retrieval.Retrieved`, best first; a result
+    that overlaps an earlier one spends the budget again (its reader reads the text twice).
+    """
+    out = []
+    left = budget
+    for r in results:
+        if left <= 0:
+            break
+        length = r.end - r.start
+        out.append(r if length <= left else replace(r, end=r.start + left))
+        left -= length
+    return out
+
+
 def evaluate_config(
-    cfg: Config, docs: dict[str, Any], items: list[Item], qvecs: Any, env: Env, db: Path, k: int
+    cfg: Config,
+    docs: dict[str, Any],
+    items: list[Item],
+    qvecs: Any,
+    env: Env,
+    db: Path,
+    k: int,
+    budgets: Sequence[int] = (),
 ) -> list[dict[str, Any]]:
-    from sectionrag.eval.retrieval import Retrieved, score_query
-    from sectionrag.eval.spans import chroma_scores
+    from sectionrag.eval.retrieval import Retrieved
     from sectionrag.stores import LanceDBStore
 
     t0 = time.perf_counter()
@@ -594,50 +623,65 @@ def evaluate_config(
         file=sys.stderr,
     )
     rows = []
+    depth = max(k, POOL) if budgets else k  # (a budget reads on past the k-th result)
     for mode in cfg.modes:
-        per_query = []
+        cuts: dict[str, list[dict[str, Any]]] = {mode: []}
+        cuts.update({f"{mode}, {b:,} chars": [] for b in budgets})
         for item, qv in zip(items, qvecs, strict=True):
             q = item.query.query
             if mode in ("default", "rerank"):  # the default search, or with the opt-in re-ranking
-                hits = search_default(store, env.embedder, q, qv, k, env.cache.embed, rerank=mode == "rerank")
+                hits = search_default(
+                    store, env.embedder, q, qv, depth, env.cache.embed, rerank=mode == "rerank"
+                )
             else:
-                hits = store.search(query_vector=qv, query_text=q, k=k, mode=mode)
-            got = [Retrieved.from_result(h) for h in hits][:k]
-            m = score_query(item.query.references, got, k)
-            c_recall, c_precision, c_iou = chroma_scores(item.query.references, got)
-            per_query.append(
+                hits = store.search(query_vector=qv, query_text=q, k=depth, mode=mode)
+            ranking = [Retrieved.from_result(h) for h in hits]
+            cuts[mode].append(_scored(item, ranking[:k], k))
+            for b in budgets:
+                got = within_budget(ranking, b)
+                cuts[f"{mode}, {b:,} chars"].append(_scored(item, got, max(1, len(got))))
+        for name, per_query in cuts.items():
+            rows.append(
                 {
-                    "id": item.query.id,
-                    "corpus": item.corpus,
-                    "split": item.split,
-                    "kind": item.kind,
-                    "recall": m.recall,
-                    "hit": m.hit,
-                    "mrr": m.mrr,
-                    "span_recall": c_recall,
-                    "span_precision": c_precision,
-                    "span_iou": c_iou,
-                    "merged_iou": m.span_iou,
-                    "chars": sum(g.end - g.start for g in got),
+                    "label": cfg.label,
+                    "family": cfg.family,
+                    "mode": name,
+                    "chunks": len(chunks),
+                    "mean_chars": round(chars),
+                    "queries": per_query,
                 }
             )
-        rows.append(
-            {
-                "label": cfg.label,
-                "family": cfg.family,
-                "mode": mode,
-                "chunks": len(chunks),
-                "mean_chars": round(chars),
-                "queries": per_query,
-            }
-        )
-        overall = _mean(per_query)
-        print(
-            f"    {mode:<7} recall@{k} {overall['recall']:.3f}  MRR {overall['mrr']:.3f}  "
-            f"span recall {overall['span_recall']:.3f}  IoU {overall['span_iou']:.4f}",
-            file=sys.stderr,
-        )
+            overall = _mean(per_query)
+            print(
+                f"    {name:<7} recall {overall['recall']:.3f}  MRR {overall['mrr']:.3f}  "
+                f"span recall {overall['span_recall']:.3f}  IoU {overall['span_iou']:.4f}  "
+                f"chars {overall['chars']:.0f}",
+                file=sys.stderr,
+            )
     return rows
+
+
+def _scored(item: Item, got: list[Any], k: int) -> dict[str, Any]:
+    """One query's row: reference and span metrics of ``got`` (its results, best first)."""
+    from sectionrag.eval.retrieval import score_query
+    from sectionrag.eval.spans import chroma_scores
+
+    m = score_query(item.query.references, got, k)
+    c_recall, c_precision, c_iou = chroma_scores(item.query.references, got)
+    return {
+        "id": item.query.id,
+        "corpus": item.corpus,
+        "split": item.split,
+        "kind": item.kind,
+        "recall": m.recall,
+        "hit": m.hit,
+        "mrr": m.mrr,
+        "span_recall": c_recall,
+        "span_precision": c_precision,
+        "span_iou": c_iou,
+        "merged_iou": m.span_iou,
+        "chars": sum(g.end - g.start for g in got),
+    }
 
 
 METRICS = ("recall", "mrr", "span_recall", "span_precision", "span_iou")
@@ -736,6 +780,13 @@ def main(argv: list[str] | None = None) -> int:
         metavar="FILE",
         help="add the results saved by earlier runs' --json to the tables (configurations not re-run)",
     )
+    p.add_argument(
+        "--budget",
+        default=None,
+        metavar="CHARS",
+        help="comma-separated character budgets: also score each mode on its ranking's first CHARS chars",
+    )
+    p.add_argument("--modes", default=None, help="comma-separated search modes to run (default: every one)")
     p.add_argument("--no-write", action="store_true", help="do not update docs/benchmarks.md")
     p.add_argument("--list", action="store_true", help="list the configurations and exit")
     p.add_argument(
@@ -748,6 +799,12 @@ def main(argv: list[str] | None = None) -> int:
         help="give the Markdown documents to the plain-text parser, headings rewritten in this markup",
     )
     args = p.parse_args(argv)
+    try:
+        budgets = [int(b) for b in args.budget.split(",")] if args.budget else []
+    except ValueError:
+        p.error(f"--budget takes whole numbers of characters separated by commas, got {args.budget!r}")
+    if any(b < 1 for b in budgets):
+        p.error("--budget: every budget must be at least 1 character")
     chosen = configs() + (shape_configs() if args.shapes else [])
     if args.only:
         wanted = [w.strip().lower() for w in args.only.split(",")]
@@ -756,6 +813,10 @@ def main(argv: list[str] | None = None) -> int:
             for c in chosen
             if any(c.label.lower() == w[1:] if w.startswith("=") else w in c.label.lower() for w in wanted)
         ]
+    if args.modes:
+        keep = {m.strip() for m in args.modes.split(",")}
+        chosen = [replace(c, modes=tuple(m for m in c.modes if m in keep)) for c in chosen]
+        chosen = [c for c in chosen if c.modes]
     if args.list:
         for c in chosen:
             print(f"{c.label}  [{c.family}]  modes={','.join(c.modes)}  {c.note}")
@@ -773,7 +834,7 @@ def main(argv: list[str] | None = None) -> int:
     with tempfile.TemporaryDirectory(prefix="sectionrag-bench-") as tmp:
         for cfg in chosen:
             try:
-                result += evaluate_config(cfg, docs, items, qvecs, env, Path(tmp), args.k)
+                result += evaluate_config(cfg, docs, items, qvecs, env, Path(tmp), args.k, budgets)
             except ImportError as e:
                 skipped.append(f"{cfg.label}: {e}")
                 print(f"  skip {cfg.label}: {e}", file=sys.stderr)
@@ -803,7 +864,7 @@ def main(argv: list[str] | None = None) -> int:
     print(text)
     if args.json:
         Path(args.json).write_text(json.dumps(result) + "\n", encoding="utf-8")
-    if not args.no_write and (not args.only or args.merge):
+    if not args.no_write and not budgets and not args.modes and (not args.only or args.merge):
         write_doc(text)
     return 0
 
