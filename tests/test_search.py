@@ -7,6 +7,8 @@ from typing import Any
 
 import numpy as np
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from sectionrag.errors import CollectionNotFoundError, ConfigError
 from sectionrag.stores import InMemoryStore, LanceDBStore
@@ -294,3 +296,56 @@ def test_query_vector_shape_is_checked(kind: str, tmp_path: Path) -> None:
     assert len(store.search(emb.embed_query("x")[None, :], k=2)) == 2  # (1, dim) is accepted
     with pytest.raises(ConfigError, match="NaN"):
         store.search(np.full(64, np.nan, dtype=np.float32), k=2)
+
+
+# -- a larger k extends a smaller k's results ---------------------------------------------
+
+
+_WORDS = ["refund", "receipt", "order", "shipping", "invoice", "warehouse", "policy", "customer", "days"]
+
+
+def _handbook() -> str:
+    """A Markdown handbook of many short sections whose words overlap (for hundreds of chunks)."""
+    parts = []
+    for s in range(60):
+        parts.append(f"## Section {s}\n")
+        for p in range(3):
+            words = [_WORDS[(s * 7 + p * 3 + i * i) % len(_WORDS)] for i in range(9)]
+            parts.append(f"The {' '.join(words)} rule number {s}-{p} applies here. It ends now.\n")
+    return "# Handbook\n\n" + "\n".join(parts)
+
+
+@pytest.fixture(scope="module")
+def handbook_pipeline(tmp_path_factory: pytest.TempPathFactory) -> Any:
+    import sectionrag
+    from sectionrag.pipeline import Pipeline
+
+    folder = tmp_path_factory.mktemp("handbook")
+    (folder / "handbook.md").write_text(_handbook(), encoding="utf-8")
+    pipe = Pipeline(
+        chunker=sectionrag.chunker("section", inner="recursive", size=40, fine=0.5),
+        embedder=HashEmbedder(dimension=32),
+        store=InMemoryStore(),
+    )
+    report = pipe.ingest([folder])
+    assert report.chunks > 150  # more than the 50 candidates a side that hybrid search fuses first
+    return pipe
+
+
+@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(
+    small=st.integers(min_value=1, max_value=12),
+    more=st.integers(min_value=1, max_value=60),
+    query=st.lists(st.sampled_from(_WORDS), min_size=1, max_size=4).map(" ".join),
+    mode=st.sampled_from(["hybrid", "vector", "text"]),
+    rerank=st.booleans(),
+)
+def test_a_larger_k_extends_the_results_of_a_smaller_one(
+    handbook_pipeline: Any, small: int, more: int, query: str, mode: str, rerank: bool
+) -> None:
+    # what a caller reads first must not depend on how many results it asked for
+    pipe = handbook_pipeline
+    few = pipe.search(query, k=small, mode=mode, rerank=rerank)
+    many = pipe.search(query, k=small + more, mode=mode, rerank=rerank)
+    assert [h.chunk_id for h in many[: len(few)]] == [h.chunk_id for h in few]
+    assert len(many) >= len(few)
