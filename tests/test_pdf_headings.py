@@ -222,6 +222,31 @@ def test_chapter_title_set_before_its_number_is_renumbered(tmp_path: Path):
     assert section(doc, "6.1 Front matter").path == ("6 Document divisions", "6.1 Front matter")
 
 
+def test_a_heading_that_ends_in_the_next_chapters_number_is_not_that_chapter(tmp_path: Path):
+    # a minor heading under "1.2.1" ends in "2" and the next numbered heading is "Chapter 2.": the
+    # chapter is not its confirmation (only its own sub-section, "2.1", would be), so it keeps its
+    # title and its place below "1.2.1", as its twin under "1.1.1" does
+    f = Flow()
+    f.heading("Chapter 1. Planning", 24).para(4)
+    for s in (1, 2):
+        f.heading(f"1.{s} Overview of part {s}", 14).para(5)
+        f.heading(f"1.{s}.1 Details of part {s}", 12, before=10).para(5)
+        f.heading(f"Considerations for step {s}", 10, before=8).para(4)
+    f.new_page().heading("Chapter 2. Installing", 24).para(4).heading("2.1 Requirements", 14).para(5)
+    doc = parse(f.write(tmp_path / "guide.pdf"))
+    assert levels(doc) == {
+        "Chapter 1. Planning": 1,
+        "1.1 Overview of part 1": 2,
+        "1.1.1 Details of part 1": 3,
+        "Considerations for step 1": 4,
+        "1.2 Overview of part 2": 2,
+        "1.2.1 Details of part 2": 3,
+        "Considerations for step 2": 4,
+        "Chapter 2. Installing": 1,
+        "2.1 Requirements": 2,
+    }
+
+
 # ------------------------------------------------------------------ rule 5
 
 

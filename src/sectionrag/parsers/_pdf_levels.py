@@ -108,10 +108,10 @@ def _without_link_contents(candidates: list[Candidate]) -> list[Candidate]:
     ]
 
 
-def _next_number(numbers: list[int | None], positions: list[int], i: int) -> int | None:
-    """Return the chapter-level number of the first numbered heading after position ``i``."""
+def _next_number(numbers: list[int | None], positions: list[int], i: int) -> tuple[int | None, int]:
+    """Return the chapter-level number of the next numbered heading after position ``i``, and where it is."""
     k = bisect.bisect_right(positions, i)
-    return numbers[positions[k]] if k < len(positions) else None
+    return (numbers[positions[k]], positions[k]) if k < len(positions) else (None, -1)
 
 
 _TRAILING_NUMBER = re.compile(r"^(?P<title>\D.*?)\s+(?P<number>\d{1,3})$")
@@ -163,7 +163,9 @@ def _in_sequence(candidates: list[Candidate]) -> list[Candidate]:
         if number is None and not c.numbered:
             m = _TRAILING_NUMBER.match(c.title)
             expected = top + 1 if top is not None else 1  # the first chapter is chapter 1
-            if m and int(m.group("number")) == expected == _next_number(numbers, numbered_positions, i):
+            following, at = _next_number(numbers, numbered_positions, i)
+            # (its own sub-section confirms it; the next chapter, "Chapter 2." after "... step 2", does not)
+            if m and int(m.group("number")) == expected == following and deep[at]:
                 c.title = f"{m.group('number')} {m.group('title')}"
                 c.order, c.numbered = numbering_order(c.title)
                 styles[i] = classify(c.title)
