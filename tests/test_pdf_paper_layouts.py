@@ -414,6 +414,28 @@ def test_parts_that_number_their_sections_from_one_again_stand_above_them(tmp_pa
     }
 
 
+def test_parts_over_labelled_sections_that_number_from_one_again_stand_above_them(tmp_path: Path):
+    # a rule book: each rule an unnumbered title in capitals at 16 pt ("RULE 2 THE BALL", a word the
+    # numbering does not know) over "Section 1." to "Section 3." at 12 pt, numbered again from 1 in
+    # every rule; every rule is a parent of its sections, the second like the first
+    f = Flow()
+    rules = ("RULE 1 THE FIELD", "RULE 2 THE BALL", "RULE 3 SCORING")
+    for r, rule in enumerate(rules, start=1):
+        if r > 1:
+            f.new_page()
+        f.heading(rule, 16).para(3)
+        for k, name in enumerate(("General", "Markings", "Dimensions"), start=1):
+            f.heading(f"Section {k}. {name} of rule {r}", 12).para(5)
+    doc = parse(f.write(tmp_path / "rules.pdf"))
+    got = levels(doc)
+    assert {t: got[t] for t in rules} == dict.fromkeys(rules, 1)
+    assert {t: n for t, n in got.items() if t.startswith("Section")} == {
+        f"Section {k}. {name} of rule {r}": 2
+        for r in (1, 2, 3)
+        for k, name in enumerate(("General", "Markings", "Dimensions"), start=1)
+    }
+
+
 def test_numbered_heading_a_point_larger_in_the_text_face_with_space_only_above(tmp_path: Path):
     # Word's "Heading 3" after its styles are changed to the text's face: "1.1.1 Checkpointing" at
     # 11 pt over 10 pt text, its space before it and none after

@@ -32,6 +32,14 @@ def _top_number(style: HeadingStyle | None) -> int | None:
     return None
 
 
+def _counted_number(style: HeadingStyle | None) -> int | None:
+    """Return the number a heading counts at its top level (``3.2.1``, ``Chapter 3``, ``Section 3.``: 3)."""
+    if style is not None and style.kind in ("section", "article", "part", "item"):
+        digits = re.match(r"\d+", style.label.split()[-1]) if style.label.split() else None
+        return int(digits.group()) if digits else None
+    return _top_number(style)
+
+
 def _without_labels(candidates: list[Candidate], *, repeats: int = 4) -> list[Candidate]:
     """Drop unnumbered body-sized headings whose title recurs ``repeats`` times or more.
 
@@ -457,7 +465,7 @@ def _restarting(candidates: list[Candidate], tops: list[int]) -> frozenset[int]:
     part's unnumbered title (``Transactions``, then ``1. Overview``): that title
     is their parent, not a heading inside the previous part's last section.
     """
-    numbers = {i: _top_number(classify(candidates[i].title)) for i in tops}
+    numbers = {i: _counted_number(classify(candidates[i].title)) for i in tops}
 
     def key(c: Candidate) -> str:
         return " ".join(c.title.casefold().split())
