@@ -436,6 +436,41 @@ def test_parts_over_labelled_sections_that_number_from_one_again_stand_above_the
     }
 
 
+def _sections_with_articles(tmp_path: Path, section_size: float, article_size: float):
+    """Two rules, each with two ``Section`` headings and two ``ARTICLE`` headings under each section."""
+    f = Flow()
+    for r in (1, 2):
+        if r > 1:
+            f.new_page()
+        f.heading(f"RULE {r} {('THE FIELD', 'THE BALL')[r - 1]}", 16).para(3)
+        for s in (1, 2):
+            f.heading(f"Section {s}. {('Markings', 'Dimensions')[s - 1]} of rule {r}", section_size).para(4)
+            for a in (1, 2):
+                f.heading(f"ARTICLE {a}. Requirement {a} of section {r}.{s}", article_size, before=6).para(3)
+    return parse(f.write(tmp_path / "rules.pdf"))
+
+
+def test_articles_set_smaller_and_numbered_again_under_each_section_rank_below_it(tmp_path: Path):
+    # a sports rule book nests the label words the other way from a contract: Rule > Section >
+    # Article; the articles' smaller face and their numbers starting again under every section say so
+    got = levels(_sections_with_articles(tmp_path, 12, 10))
+    assert {n for t, n in got.items() if t.startswith("RULE")} == {1}
+    assert {n for t, n in got.items() if t.startswith("Section")} == {2}
+    assert {n for t, n in got.items() if t.startswith("ARTICLE")} == {3}
+
+
+def test_a_contracts_articles_stay_above_its_sections(tmp_path: Path):
+    # the usual order: each article set larger over its sections, numbered through the document
+    f = Flow()
+    for a, title in ((1, "DEFINITIONS"), (2, "TERM AND TERMINATION")):
+        f.heading(f"ARTICLE {a}. {title}", 14).para(3)
+        for s in (1, 2):
+            f.heading(f"Section {a}.{s} Clause {s} of article {a}", 11).para(4)
+    got = levels(parse(f.write(tmp_path / "contract.pdf")))
+    assert {n for t, n in got.items() if t.startswith("ARTICLE")} == {1}
+    assert {n for t, n in got.items() if t.startswith("Section")} == {2}
+
+
 def test_numbered_heading_a_point_larger_in_the_text_face_with_space_only_above(tmp_path: Path):
     # Word's "Heading 3" after its styles are changed to the text's face: "1.1.1 Checkpointing" at
     # 11 pt over 10 pt text, its space before it and none after

@@ -40,6 +40,59 @@ def _counted_number(style: HeadingStyle | None) -> int | None:
     return _top_number(style)
 
 
+_LABEL_WORDS = ("part", "chapter", "article", "item", "note", "section")
+
+
+def _labels_nested_by_evidence(candidates: list[Candidate]) -> None:
+    """Rank a label word below another where the document sets and numbers it so.
+
+    Label words have a fixed precedence (an ``Article`` above a ``Section``,
+    as contracts and constitutions order them); a sports rule book nests them
+    the other way (``Section 1.`` over ``ARTICLE 1.`` and ``ARTICLE 2.``, then
+    ``Section 2.``). Where every heading of the higher word is set smaller than
+    every heading of the lower one, the lower word comes first, and the higher
+    word's numbers start again under a heading of the lower one, the higher
+    word takes the order just below the lower word's (when no heading holds it).
+    """
+    by_kind: dict[str, list[int]] = {}
+    for i, c in enumerate(candidates):
+        style = classify(c.title) if c.numbered else None
+        if style is not None and style.kind in _LABEL_WORDS:
+            by_kind.setdefault(style.kind, []).append(i)
+    used = {c.order for c in candidates}
+    for upper, ups in by_kind.items():
+        for lower, lows in by_kind.items():
+            below = candidates[lows[0]].order + 1
+            if (
+                upper == lower
+                or candidates[ups[0]].order >= candidates[lows[0]].order
+                or below in used
+                or lows[0] > ups[0]
+                or max(candidates[i].size for i in ups) + 0.5 > min(candidates[i].size for i in lows)
+                or not _restarts_under(candidates, ups, lows)
+            ):
+                continue
+            for i in ups:
+                candidates[i].order = below
+            used.add(below)
+
+
+def _restarts_under(candidates: list[Candidate], ups: list[int], lows: list[int]) -> bool:
+    """Tell whether the ``ups`` headings number from 1 again after a ``lows`` heading that follows one."""
+    numbers = {i: _counted_number(classify(candidates[i].title)) for i in ups}
+    lows_set = set(lows)
+    last_up: int | None = None  # the number of the last heading of ``ups`` seen
+    reset = False  # a heading of ``lows`` came after it
+    for i in range(min(ups), max(ups) + 1):
+        if i in lows_set and last_up is not None:
+            reset = True
+        elif i in numbers:
+            if reset and numbers[i] == 1:
+                return True
+            last_up, reset = numbers[i], False
+    return False
+
+
 def _without_labels(candidates: list[Candidate], *, repeats: int = 4) -> list[Candidate]:
     """Drop unnumbered body-sized headings whose title recurs ``repeats`` times or more.
 
@@ -228,6 +281,7 @@ def rank_headings(candidates: list[Candidate], line_offsets: dict[int, int]) -> 
     candidates = _in_sequence(_without_letters(_without_labels(_without_link_contents(candidates))))
     if not candidates:
         return []
+    _labels_nested_by_evidence(candidates)
     notes = _notes_under_their_heading(candidates)
 
     sizes = _script_sizes(candidates)
