@@ -34,6 +34,8 @@ import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
+from _lever import split_at_dashes
+
 
 def context_vectors(chunks: Sequence[Any], vectors: np.ndarray, how: str, weight: float) -> np.ndarray:
     """Return ``vectors`` with each row mixed with its context's mean vector and normalised again."""
@@ -78,8 +80,7 @@ def patch(how: str, weight: float) -> None:
 
 
 def main(argv: list[str] | None = None) -> int:
-    argv = sys.argv[1:] if argv is None else argv
-    ours, rest = (argv[: argv.index("--")], argv[argv.index("--") + 1 :]) if "--" in argv else (argv, [])
+    ours, rest = split_at_dashes(argv)
     p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     p.add_argument("how", choices=("section", "neighbours"))
     p.add_argument("weight", type=float)

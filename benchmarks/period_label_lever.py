@@ -29,6 +29,8 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
+from _lever import split_at_dashes
+
 from sectionrag.chunkers import _context, section
 
 _MONTH = (
@@ -77,11 +79,7 @@ def patch(where: str) -> None:
 
 
 def main(argv: list[str] | None = None) -> int:
-    args = sys.argv[1:] if argv is None else argv
-    rest: list[str] = []
-    if "--" in args:
-        at = args.index("--")
-        args, rest = args[:at], args[at + 1 :]
+    args, rest = split_at_dashes(argv)
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("where", choices=["header", "fulltext"])
     parser.add_argument("bench", choices=["retrieval", "sec-pages"])

@@ -28,6 +28,8 @@ import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
+from _lever import split_at_dashes
+
 
 def moved_query(query: np.ndarray, found: Sequence[np.ndarray], weight: float) -> np.ndarray:
     """Return ``query`` plus ``weight`` times the mean of ``found``, normalised (``query`` if none)."""
@@ -66,8 +68,7 @@ def patch(m: int, weight: float) -> None:
 
 
 def main(argv: list[str] | None = None) -> int:
-    argv = sys.argv[1:] if argv is None else argv
-    ours, rest = (argv[: argv.index("--")], argv[argv.index("--") + 1 :]) if "--" in argv else (argv, [])
+    ours, rest = split_at_dashes(argv)
     p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     p.add_argument("m", type=int, help="how many first results move the query")
     p.add_argument("weight", type=float)
