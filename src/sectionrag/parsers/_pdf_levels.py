@@ -35,7 +35,7 @@ def _top_number(style: HeadingStyle | None) -> int | None:
 def _counted_number(style: HeadingStyle | None) -> int | None:
     """Return the number a heading counts at its top level (``3.2.1``, ``Chapter 3``, ``Section 3.``: 3)."""
     if style is not None and style.kind in ("section", "article", "part", "item"):
-        digits = re.match(r"\d+", style.label.split()[-1]) if style.label.split() else None
+        digits = re.match(r"\d+", style.label.split()[-1])  # ("Section 3", "Item 1A": a word and a number)
         return int(digits.group()) if digits else None
     return _top_number(style)
 
