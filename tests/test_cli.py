@@ -96,6 +96,31 @@ def test_search_rerank_reorders_by_sentence_windows(
 
 
 @pytest.mark.model
+def test_search_fills_a_budget_of_characters(indexed_db: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    from sectionrag import Pipeline
+
+    query = "Can I return a product?"
+    code, out, _ = _run(capsys, "search", query, "--db", str(indexed_db), "--max-chars", "1200", "--json")
+    assert code == 0
+    results = json.loads(out)["results"]
+    assert results and sum(len(r["text"]) for r in results) <= 1200
+    pipe = Pipeline.open(indexed_db)
+    expected = pipe.search(query, max_chars=1200)
+    assert [(r["start"], r["end"]) for r in results] == [(h.start, h.end) for h in expected]
+    assert len(expected) < len(pipe.search(query, k=50)) and len(expected) != 5  # the budget decides
+    code, out, _ = _run(capsys, "search", query, "--db", str(indexed_db), "--max-chars", "100000", "-k", "2")
+    assert code == 0 and out.count("§") == 2
+
+
+@pytest.mark.parametrize("value", ["0", "-3"])
+def test_a_budget_below_one_character_is_a_clear_error(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], value: str
+) -> None:
+    code, _, err = _run(capsys, "search", "refund", "--db", str(tmp_path), "--max-chars", value)
+    assert code != 0 and "--max-chars must be at least 1" in err and "Traceback" not in err
+
+
+@pytest.mark.model
 def test_search_scoped_to_a_source(indexed_db: Path, capsys: pytest.CaptureFixture[str]) -> None:
     code, out, _ = _run(
         capsys, "search", "revenue", "--db", str(indexed_db), "--source",

@@ -122,6 +122,27 @@ def test_llama_index_retriever_returns_the_pipeline_results(pipeline: Pipeline, 
             assert "chunk_id" not in h.node.get_content(metadata_mode="llm")  # type: ignore[arg-type]
 
 
+@pytest.mark.parametrize("max_chars", [1, 600, 3000])
+def test_both_retrievers_fill_a_budget_of_characters_as_the_pipeline_does(
+    pipeline: Pipeline, max_chars: int
+) -> None:
+    langchain = lc.SectionragRetriever(pipeline=pipeline, max_chars=max_chars)
+    llama = li.SectionragRetriever(pipeline=pipeline, max_chars=max_chars)
+    for query in QUERIES:
+        expected = [cite(r) for r in pipeline.search(query, max_chars=max_chars)]
+        assert expected and (len(expected) > 1 or max_chars < 3000)
+        docs = langchain.invoke(query)
+        meta = [d.metadata for d in docs]
+        got = [(m["source"], m["start_index"], m["end_index"], round(m["score"], 6)) for m in meta]
+        assert got == expected
+        assert sum(len(d.page_content) for d in docs) <= max_chars or len(docs) == 1
+        hits = llama.retrieve(query)
+        assert [
+            (h.node.metadata["source"], h.node.start_char_idx, h.node.end_char_idx, round(h.score or 0, 6))
+            for h in hits
+        ] == expected
+
+
 # -- splitters ----------------------------------------------------------------------
 
 TEXT = (EXAMPLES / "harbor_outfitters_customer_policies.md").read_text(encoding="utf-8")

@@ -79,6 +79,9 @@ def test_an_mcp_client_lists_indexes_searches_and_reads(tmp_path: Path) -> None:
                 seen["text"] = await s.call_tool(
                     "search", {"query": "refund", "mode": "text", "sources": [POLICIES], "k": 2}
                 )
+                seen["budget"] = await s.call_tool(
+                    "search", {"query": "Can I return a product?", "max_chars": 700}
+                )
                 seen["outline"] = await s.call_tool("outline", {"source": POLICIES})
                 seen["read"] = await s.call_tool(
                     "read_section", {"source": POLICIES, "section": "Refund Policy"}
@@ -94,7 +97,7 @@ def test_an_mcp_client_lists_indexes_searches_and_reads(tmp_path: Path) -> None:
     for tool in tools.values():
         assert tool.description and tool.input_schema["type"] == "object"
     assert tools["search"].input_schema["required"] == ["query"]
-    assert tools["search"].input_schema["properties"]["k"]["maximum"] == 50
+    assert tools["search"].input_schema["properties"]["k"]["anyOf"][0]["maximum"] == 50
     assert tools["search"].annotations.read_only_hint is True
 
     index = seen["index"]
@@ -111,6 +114,10 @@ def test_an_mcp_client_lists_indexes_searches_and_reads(tmp_path: Path) -> None:
         assert (tmp_path / hit["source"]).read_text(encoding="utf-8")[hit["start"] : hit["end"]] == hit[
             "text"
         ]
+    budget = seen["budget"].structured_content["results"]
+    assert budget and (sum(len(h["text"]) for h in budget) <= 700 or len(budget) == 1)
+    assert [h["text"] for h in budget] == [h["text"] for h in hits][: len(budget)]
+    assert tools["search"].input_schema["properties"]["max_chars"]["anyOf"][0]["minimum"] == 1
     text_hits = seen["text"].structured_content
     assert text_hits["mode"] == "text" and all(h["source"].endswith(POLICIES) for h in text_hits["results"])
 
@@ -159,6 +166,16 @@ def test_tools_report_what_went_wrong_as_tool_errors(tools: SectionragTools, tmp
         tools.read_section(POLICIES, "Refund Policy")
     tools.index(["docs"])
     assert tools.outline(POLICIES).sections[0].title == "Changed"
+
+
+def test_search_fills_a_budget_of_characters_as_the_pipeline_does(tools: SectionragTools) -> None:
+    tools.index(["docs"])
+    for budget in (1, 500, 4000):
+        got = tools.search("refund for a damaged order", max_chars=budget).results
+        expected = tools.pipeline.search("refund for a damaged order", max_chars=budget)
+        assert [(h.source, h.start, h.end) for h in got] == [(r.source, r.start, r.end) for r in expected]
+        assert got and (sum(len(h.text) for h in got) <= budget or len(got) == 1)
+    assert len(tools.search("refund", k=2, max_chars=100_000).results) == 2
 
 
 def test_read_section_by_title_path_or_suffix(tools: SectionragTools) -> None:

@@ -349,3 +349,45 @@ def test_a_larger_k_extends_the_results_of_a_smaller_one(
     many = pipe.search(query, k=small + more, mode=mode, rerank=rerank)
     assert [h.chunk_id for h in many[: len(few)]] == [h.chunk_id for h in few]
     assert len(many) >= len(few)
+
+
+# -- a budget of characters ------------------------------------------------------------
+
+
+@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(
+    budget=st.integers(min_value=1, max_value=3000),
+    more=st.integers(min_value=0, max_value=3000),
+    query=st.lists(st.sampled_from(_WORDS), min_size=1, max_size=4).map(" ".join),
+    mode=st.sampled_from(["hybrid", "vector", "text"]),
+)
+def test_a_budget_returns_the_best_results_that_fit_and_a_larger_one_extends_them(
+    handbook_pipeline: Any, budget: int, more: int, query: str, mode: str
+) -> None:
+    pipe = handbook_pipeline
+    got = pipe.search(query, mode=mode, max_chars=budget)
+    ranking = pipe.search(query, k=50, mode=mode)
+    assert got, "the best result comes back even when it alone passes the budget"
+    # the leading results of the unbudgeted ranking, no more and no fewer than fit
+    assert [h.chunk_id for h in got] == [h.chunk_id for h in ranking[: len(got)]]
+    used = sum(len(h.text) for h in got)
+    assert used <= budget or len(got) == 1
+    if len(got) < len(ranking):
+        assert used + len(ranking[len(got)].text) > budget
+    larger = pipe.search(query, mode=mode, max_chars=budget + more)
+    assert [h.chunk_id for h in larger[: len(got)]] == [h.chunk_id for h in got]
+
+
+def test_k_caps_a_budget_and_a_budget_caps_k(handbook_pipeline: Any) -> None:
+    pipe = handbook_pipeline
+    assert len(pipe.search("refund policy", k=2, max_chars=100_000)) == 2
+    assert len(pipe.search("refund policy", max_chars=100_000)) == 50  # MAX_CHARS_RESULTS
+    assert len(pipe.search("refund policy")) == 5  # DEFAULT_K without a budget
+    one = pipe.search("refund policy", k=20, max_chars=1)
+    assert len(one) == 1 and len(one[0].text) > 1
+
+
+@pytest.mark.parametrize("bad", [0, -5, 2.5, True, "100"])
+def test_a_budget_that_is_not_a_positive_whole_number_is_refused(handbook_pipeline: Any, bad: Any) -> None:
+    with pytest.raises(ConfigError, match="max_chars"):
+        handbook_pipeline.search("refund", max_chars=bad)

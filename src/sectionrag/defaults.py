@@ -24,6 +24,7 @@ __all__ = [
     "DEFAULT_STORE",
     "DEFAULT_STRATEGY",
     "DEFAULT_WEIGHTS",
+    "MAX_CHARS_RESULTS",
     "MIN_FINE_SIZE",
     "FUSIONS",
 ]
@@ -57,6 +58,10 @@ DEFAULT_STORE: Final = "lancedb"
 DEFAULT_COLLECTION: Final = "default"
 #: results per search
 DEFAULT_K: Final = 5
+#: the most results a search with a ``max_chars`` budget returns when ``k`` is not given (10,000
+#: characters of the default chunks take about 25); within 2,000 / 5,000 / 10,000 characters the
+#: default search found more of the retrieval set's references than every peer chunker (docs/search.md)
+MAX_CHARS_RESULTS: Final = 50
 #: search mode: ``vector`` (cosine), ``text`` (BM25) or ``hybrid`` (both, fused); hybrid beat
 #: vector-only recall@5 for every chunker on benchmarks/retrieval_set (docs/search.md)
 DEFAULT_SEARCH_MODE: Final[Literal["vector", "text", "hybrid"]] = "hybrid"

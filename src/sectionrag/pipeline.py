@@ -43,6 +43,7 @@ from sectionrag.defaults import (
     DEFAULT_SEARCH_MODE,
     DEFAULT_STORE,
     DEFAULT_STRATEGY,
+    MAX_CHARS_RESULTS,
 )
 from sectionrag.errors import ConfigError
 from sectionrag.ingest.executors import EXECUTORS, Executor, LocalExecutor
@@ -77,6 +78,7 @@ __all__ = [
     "check_search_options",
     "discover_files",
     "search_store",
+    "within_chars",
     "without_overlaps",
 ]
 
@@ -410,7 +412,7 @@ class Pipeline:
     def search(
         self,
         query: str,
-        k: int = DEFAULT_K,
+        k: int | None = None,
         where: Where | None = None,
         mode: SearchMode = DEFAULT_SEARCH_MODE,
         *,
@@ -419,8 +421,13 @@ class Pipeline:
         query_vector: npt.NDArray[np.float32] | None = None,
         rerank: bool = DEFAULT_RERANK,
         allow_overlap: bool = False,
+        max_chars: int | None = None,
     ) -> list[SearchResult]:
-        """Return the ``k`` best chunks for ``query`` (best first); see :func:`search_store`."""
+        """Return the ``k`` best chunks for ``query`` (best first); see :func:`search_store`.
+
+        ``k`` defaults to 5; with ``max_chars``, the best results whose text fits in
+        that many characters are returned instead (at most ``k``, by default 50).
+        """
         return search_store(
             self.store,
             query,
@@ -433,6 +440,7 @@ class Pipeline:
             query_vector=query_vector,
             rerank=rerank,
             allow_overlap=allow_overlap,
+            max_chars=max_chars,
         )
 
 
@@ -511,7 +519,7 @@ def search_store(
     query: str,
     *,
     embedder: Embedder | None = None,
-    k: int = DEFAULT_K,
+    k: int | None = None,
     where: Where | None = None,
     mode: SearchMode = DEFAULT_SEARCH_MODE,
     fusion: str | None = None,
@@ -519,6 +527,7 @@ def search_store(
     query_vector: npt.NDArray[np.float32] | None = None,
     rerank: bool = DEFAULT_RERANK,
     allow_overlap: bool = False,
+    max_chars: int | None = None,
 ) -> list[SearchResult]:
     """Search ``store`` for ``query``: embed the query (unless ``mode="text"``), then ask the store.
 
@@ -530,7 +539,9 @@ def search_store(
         query: The question or keywords.
         embedder: Embeds the query (its ``embed_query``); not needed for ``text``
             or with ``query_vector``.
-        k: How many results.
+        k: How many results (default :data:`~sectionrag.defaults.DEFAULT_K`); with
+            ``max_chars``, the most results (default
+            :data:`~sectionrag.defaults.MAX_CHARS_RESULTS`).
         where: A structured filter (``{"source": "report.pdf"}``) or raw expression.
         mode: ``vector`` (cosine), ``text`` (full-text) or ``hybrid`` (both, fused).
         fusion: Hybrid fusion, ``linear``, ``zscore`` or ``rrf`` (default: the store's).
@@ -545,13 +556,23 @@ def search_store(
             asked for :data:`OVERLAP_FETCH` times ``k``), so fine chunks
             (:attr:`~sectionrag.types.Chunk.fine`) and overlapping windows never
             return the same passage twice.
+        max_chars: A budget of characters, as for the context of a language
+            model: the best results are returned while their text (the
+            chunks' ``text``, headers not counted) adds up to at most this
+            many characters, and the first one that would pass it ends the
+            list. The best result is returned even when it alone is longer.
+            A larger budget returns the results of a smaller one, then more.
 
     Raises:
         TypeError: ``query`` is not a str, ``where`` neither a mapping nor a str.
-        ConfigError: an empty query, bad ``k`` or ``mode``, fusion options outside
-            hybrid, or no embedder where one is needed.
+        ConfigError: an empty query, bad ``k``, ``max_chars`` or ``mode``, fusion
+            options outside hybrid, or no embedder where one is needed.
     """
     check_query(query, mode=mode, vector_given=query_vector is not None)
+    if max_chars is not None:
+        check_int("max_chars", max_chars, minimum=1)
+    if k is None:
+        k = DEFAULT_K if max_chars is None else MAX_CHARS_RESULTS
     options = check_search_options(k, mode, fusion, weights)
     check_where("where", where)
     vector = None
@@ -574,8 +595,24 @@ def search_store(
     hits = store.search(query_vector=vector, query_text=query, k=fetch, where=where, mode=mode, **options)
     hits = hits[:wanted] if allow_overlap else without_overlaps(hits, wanted)
     if rerank_by is not None and vector is not None:
-        return sentence_rerank(hits, vector, rerank_by, k)
-    return hits
+        hits = sentence_rerank(hits, vector, rerank_by, k)
+    return hits if max_chars is None else within_chars(hits, max_chars)
+
+
+def within_chars(results: Sequence[SearchResult], max_chars: int) -> list[SearchResult]:
+    """Return the leading ``results`` whose text adds up to at most ``max_chars`` characters.
+
+    The first result that would pass the budget ends the list; the first
+    result is kept even when it alone is longer. Ranks and scores are kept.
+    """
+    kept: list[SearchResult] = []
+    used = 0
+    for r in results:
+        used += len(r.text)
+        if kept and used > max_chars:
+            break
+        kept.append(r)
+    return kept
 
 
 def without_overlaps(results: Sequence[SearchResult], k: int) -> list[SearchResult]:

@@ -17,6 +17,7 @@ from sectionrag.defaults import (
     DEFAULT_STORE,
     DEFAULT_WEIGHTS,
     FUSIONS,
+    MAX_CHARS_RESULTS,
 )
 
 __all__ = [
@@ -105,9 +106,28 @@ def storage_options(args: Any) -> dict[str, str]:
     return out
 
 
-def add_search_options(p: Any, *, k_help: str) -> None:
-    """Add ``-k``, ``--mode``, ``--fusion`` and ``--weights`` (how to search)."""
-    p.add_argument("-k", type=int, default=DEFAULT_K, help=f"{k_help} (default: %(default)s)")
+def add_search_options(p: Any, *, k_help: str, budget: bool = False) -> None:
+    """Add ``-k``, ``--mode``, ``--fusion`` and ``--weights`` (how to search).
+
+    ``budget``: also ``--max-chars``; ``-k`` then defaults to ``None`` (resolved by the search).
+    """
+    if budget:
+        p.add_argument(
+            "-k",
+            type=int,
+            default=None,
+            help=f"{k_help} (default: {DEFAULT_K}; with --max-chars, at most {MAX_CHARS_RESULTS})",
+        )
+        p.add_argument(
+            "--max-chars",
+            type=int,
+            default=None,
+            metavar="N",
+            help="return the best results while their text adds up to at most N characters "
+            "(the best one always)",
+        )
+    else:
+        p.add_argument("-k", type=int, default=DEFAULT_K, help=f"{k_help} (default: %(default)s)")
     p.add_argument(
         "--mode",
         choices=("vector", "text", "hybrid"),

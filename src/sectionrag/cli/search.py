@@ -27,7 +27,7 @@ def register(sub: Any, common: argparse.ArgumentParser) -> None:
     p = sub.add_parser("search", parents=[common], help="search an index")
     p.add_argument("query", help="the question or keywords")
     add_collection_options(p)
-    add_search_options(p, k_help="number of results")
+    add_search_options(p, k_help="number of results", budget=True)
     p.add_argument(
         "--source", action="append", default=[], metavar="NAME", help="only this document (repeatable)"
     )
@@ -97,12 +97,16 @@ def build_where(args: argparse.Namespace, store: Any) -> Any:
 def run(args: argparse.Namespace) -> int:
     """Search and print ranked results."""
     from sectionrag._checks import check_int
+    from sectionrag.defaults import DEFAULT_K
     from sectionrag.pipeline import check_query, check_search_options
 
     check_query(args.query, mode=args.mode)
-    check_int("-k", args.k, minimum=1)
+    if args.k is not None:
+        check_int("-k", args.k, minimum=1)
+    if args.max_chars is not None:
+        check_int("--max-chars", args.max_chars, minimum=1)
     weights = parse_weights(args.weights)
-    check_search_options(args.k, args.mode, args.fusion, weights)
+    check_search_options(DEFAULT_K if args.k is None else args.k, args.mode, args.fusion, weights)
     if args.mode == "text":
         _search(args, weights)
         return 0
@@ -160,6 +164,7 @@ def _search(
         query_vector=vector,
         rerank=args.rerank,
         allow_overlap=args.allow_overlap,
+        max_chars=args.max_chars,
     )
     results = [dataclasses.replace(r, source=display_source(r.source)) for r in results]
     if args.json:

@@ -26,7 +26,7 @@ import copy
 from collections.abc import Iterable
 from typing import Any
 
-from sectionrag.defaults import DEFAULT_K, DEFAULT_STRATEGY
+from sectionrag.defaults import DEFAULT_STRATEGY
 from sectionrag.errors import MissingDependencyError
 from sectionrag.integrations._common import (
     Structure,
@@ -66,7 +66,9 @@ class SectionragRetriever(BaseRetriever):
 
     Attributes:
         pipeline: The pipeline to search (``Pipeline.open(db)`` for an existing index).
-        k: Results per query.
+        k: Results per query (default 5; with ``max_chars``, at most 50).
+        max_chars: A budget of characters per query: the best results while their
+            text adds up to at most this many (the best one always).
         mode: ``vector``, ``text`` or ``hybrid``; ``None``: the pipeline's default.
         where: A filter for every query (``{"source": "report.pdf"}``, ``{"section": "Risk"}``).
     """
@@ -74,7 +76,8 @@ class SectionragRetriever(BaseRetriever):
     model_config = ConfigDict(arbitrary_types_allowed=True)
 
     pipeline: Pipeline
-    k: int = DEFAULT_K
+    k: int | None = None
+    max_chars: int | None = None
     mode: SearchMode | None = None
     where: Where | None = None
 
@@ -82,7 +85,7 @@ class SectionragRetriever(BaseRetriever):
         self, query: str, *, run_manager: CallbackManagerForRetrieverRun
     ) -> list[Document]:
         options: dict[str, Any] = {} if self.mode is None else {"mode": self.mode}
-        results = self.pipeline.search(query, k=self.k, where=self.where, **options)
+        results = self.pipeline.search(query, k=self.k, where=self.where, max_chars=self.max_chars, **options)
         return [
             Document(page_content=r.text, metadata=result_metadata(r), id=r.chunk_id or None) for r in results
         ]

@@ -25,7 +25,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from sectionrag.defaults import DEFAULT_K, DEFAULT_STRATEGY
+from sectionrag.defaults import DEFAULT_STRATEGY
 from sectionrag.errors import MissingDependencyError
 from sectionrag.integrations._common import (
     Structure,
@@ -87,7 +87,9 @@ class SectionragRetriever(BaseRetriever):
 
     Args:
         pipeline: The pipeline to search (``Pipeline.open(db)`` for an existing index).
-        k: Results per query.
+        k: Results per query (default 5; with ``max_chars``, at most 50).
+        max_chars: A budget of characters per query: the best results while their
+            text adds up to at most this many (the best one always).
         mode: ``vector``, ``text`` or ``hybrid``; ``None``: the pipeline's default.
         where: A filter for every query (``{"source": "report.pdf"}``, ``{"section": "Risk"}``).
         **kwargs: Passed to LlamaIndex's ``BaseRetriever`` (``callback_manager``, ``verbose``).
@@ -96,22 +98,27 @@ class SectionragRetriever(BaseRetriever):
     def __init__(
         self,
         pipeline: Pipeline,
-        k: int = DEFAULT_K,
+        k: int | None = None,
         mode: SearchMode | None = None,
         where: Where | None = None,
+        *,
+        max_chars: int | None = None,
         **kwargs: Any,
     ) -> None:
         if not isinstance(pipeline, Pipeline):
             raise TypeError(f"pipeline must be a sectionrag Pipeline, not {type(pipeline).__name__}")
         self.pipeline = pipeline
         self.k = k
+        self.max_chars = max_chars
         self.mode = mode
         self.where = where
         super().__init__(**kwargs)
 
     def _retrieve(self, query_bundle: QueryBundle) -> list[NodeWithScore]:
         options: dict[str, Any] = {} if self.mode is None else {"mode": self.mode}
-        results = self.pipeline.search(query_bundle.query_str, k=self.k, where=self.where, **options)
+        results = self.pipeline.search(
+            query_bundle.query_str, k=self.k, where=self.where, max_chars=self.max_chars, **options
+        )
         out: list[NodeWithScore] = []
         for r in results:
             node = TextNode(

@@ -35,7 +35,14 @@ from collections.abc import Callable, Mapping
 from pathlib import Path, PurePath
 from typing import Annotated, Any, Literal, ParamSpec, TypeVar
 
-from sectionrag.defaults import DEFAULT_COLLECTION, DEFAULT_EMBEDDER, DEFAULT_SEARCH_MODE, DEFAULT_STORE
+from sectionrag.defaults import (
+    DEFAULT_COLLECTION,
+    DEFAULT_EMBEDDER,
+    DEFAULT_K,
+    DEFAULT_SEARCH_MODE,
+    DEFAULT_STORE,
+    MAX_CHARS_RESULTS,
+)
 from sectionrag.errors import CollectionNotFoundError, ConfigError, MissingDependencyError, SectionRagError
 from sectionrag.pipeline import Pipeline
 from sectionrag.protocols import IncrementalStore
@@ -85,7 +92,7 @@ __all__ = [
 logger = logging.getLogger("sectionrag.mcp")
 
 #: most results one search returns
-MAX_K = 50
+MAX_K = MAX_CHARS_RESULTS
 #: default and largest size of a section's text returned at once
 DEFAULT_SECTION_CHARS = 20_000
 MAX_SECTION_CHARS = 200_000
@@ -255,7 +262,15 @@ class SectionragTools:
     def search(
         self,
         query: Annotated[str, Field(min_length=1, description="a question or keywords, in plain words")],
-        k: Annotated[int, Field(ge=1, le=MAX_K, description="how many results to return")] = 5,
+        k: Annotated[
+            int | None,
+            Field(
+                ge=1,
+                le=MAX_K,
+                description=f"how many results to return (default {DEFAULT_K}; with max_chars, at most "
+                f"{MAX_K})",
+            ),
+        ] = None,
         mode: Annotated[
             Literal["vector", "text", "hybrid"] | None,
             Field(
@@ -270,6 +285,14 @@ class SectionragTools:
         section: Annotated[
             str | None,
             Field(description="only chunks under a section with exactly this title, e.g. 'Risk Factors'"),
+        ] = None,
+        max_chars: Annotated[
+            int | None,
+            Field(
+                ge=1,
+                description="a budget of characters: the best results while their text adds up to at "
+                "most this many (the best one always); use it to fill a context of a known size",
+            ),
         ] = None,
     ) -> SearchResponse:
         """Search the indexed documents; returns the best chunks, best first.
@@ -291,6 +314,8 @@ class SectionragTools:
         if section:
             where["section"] = section
         options: dict[str, Any] = {} if mode is None else {"mode": mode}
+        if max_chars is not None:
+            options["max_chars"] = max_chars
         results = self.pipeline.search(query, k=k, where=where or None, **options)
         return SearchResponse(
             query=query, mode=mode or DEFAULT_SEARCH_MODE, results=[self._hit(r) for r in results]
