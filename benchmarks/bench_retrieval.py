@@ -36,11 +36,14 @@ so a second run embeds only new chunks; the unquantised backends of one model
     python benchmarks/bench_retrieval.py --shapes --only "packed" --no-write  # round 9
     python benchmarks/bench_retrieval.py --markup wikitext --only "=sectionrag default" --no-write
     python benchmarks/bench_retrieval.py --budget 2000,10000 --only "=sectionrag default" --modes default
+    python benchmarks/bench_retrieval.py --budget 2000,5000 --whole --only "=sectionrag default"
 
 With ``--budget``, every mode is also scored on the text a reader (an LLM) would be given under
 a fixed budget of characters: the ranking (up to 50 results) read best first until the budget
 is spent, the last result cut at it. That compares chunkings at an equal amount of retrieved
 text, which recall@k does not: a configuration whose results are longer covers more at any k.
+With ``--whole`` as well, no result is cut: the results are taken in rank order while their
+text fits, the first one always, as ``Pipeline.search(query, max_chars=N)`` returns them.
 """
 
 from __future__ import annotations
@@ -606,8 +609,15 @@ def evaluate_config(
     db: Path,
     k: int,
     budgets: Sequence[int] = (),
+    whole: bool = False,
 ) -> list[dict[str, Any]]:
+    """Chunk, embed and store one configuration; score each of its modes (and budgets).
+
+    ``whole``: the budgets take whole results (:func:`sectionrag.pipeline.within_chars`)
+    instead of cutting the last one.
+    """
     from sectionrag.eval.retrieval import Retrieved
+    from sectionrag.pipeline import within_chars
     from sectionrag.stores import LanceDBStore
 
     t0 = time.perf_counter()
@@ -626,7 +636,8 @@ def evaluate_config(
     depth = max(k, POOL) if budgets else k  # (a budget reads on past the k-th result)
     for mode in cfg.modes:
         cuts: dict[str, list[dict[str, Any]]] = {mode: []}
-        cuts.update({f"{mode}, {b:,} chars": [] for b in budgets})
+        suffix = " whole" if whole else ""
+        cuts.update({f"{mode}, {b:,} chars{suffix}": [] for b in budgets})
         for item, qv in zip(items, qvecs, strict=True):
             q = item.query.query
             if mode in ("default", "rerank"):  # the default search, or with the opt-in re-ranking
@@ -638,8 +649,11 @@ def evaluate_config(
             ranking = [Retrieved.from_result(h) for h in hits]
             cuts[mode].append(_scored(item, ranking[:k], k))
             for b in budgets:
-                got = within_budget(ranking, b)
-                cuts[f"{mode}, {b:,} chars"].append(_scored(item, got, max(1, len(got))))
+                if whole:
+                    got = [Retrieved.from_result(h) for h in within_chars(hits, b)]
+                else:
+                    got = within_budget(ranking, b)
+                cuts[f"{mode}, {b:,} chars{suffix}"].append(_scored(item, got, max(1, len(got))))
         for name, per_query in cuts.items():
             rows.append(
                 {
@@ -786,6 +800,11 @@ def main(argv: list[str] | None = None) -> int:
         metavar="CHARS",
         help="comma-separated character budgets: also score each mode on its ranking's first CHARS chars",
     )
+    p.add_argument(
+        "--whole",
+        action="store_true",
+        help="with --budget: take whole results while they fit, as Pipeline.search(max_chars=N) does",
+    )
     p.add_argument("--modes", default=None, help="comma-separated search modes to run (default: every one)")
     p.add_argument("--no-write", action="store_true", help="do not update docs/benchmarks.md")
     p.add_argument("--list", action="store_true", help="list the configurations and exit")
@@ -805,6 +824,8 @@ def main(argv: list[str] | None = None) -> int:
         p.error(f"--budget takes whole numbers of characters separated by commas, got {args.budget!r}")
     if any(b < 1 for b in budgets):
         p.error("--budget: every budget must be at least 1 character")
+    if args.whole and not budgets:
+        p.error("--whole applies to --budget: give the budgets too")
     chosen = configs() + (shape_configs() if args.shapes else [])
     if args.only:
         wanted = [w.strip().lower() for w in args.only.split(",")]
@@ -834,7 +855,9 @@ def main(argv: list[str] | None = None) -> int:
     with tempfile.TemporaryDirectory(prefix="sectionrag-bench-") as tmp:
         for cfg in chosen:
             try:
-                result += evaluate_config(cfg, docs, items, qvecs, env, Path(tmp), args.k, budgets)
+                result += evaluate_config(
+                    cfg, docs, items, qvecs, env, Path(tmp), args.k, budgets, args.whole
+                )
             except ImportError as e:
                 skipped.append(f"{cfg.label}: {e}")
                 print(f"  skip {cfg.label}: {e}", file=sys.stderr)

@@ -47,3 +47,26 @@ def test_a_budget_that_is_not_a_positive_whole_number_is_refused(value: str, cap
     with pytest.raises(SystemExit):
         bench.main(["--budget", value, "--list"])
     assert "--budget" in capsys.readouterr().err
+
+
+def test_whole_results_need_a_budget(capsys) -> None:
+    with pytest.raises(SystemExit):
+        bench.main(["--whole", "--list"])
+    assert "--whole applies to --budget" in capsys.readouterr().err
+
+
+def test_whole_results_are_what_the_pipeline_returns_for_the_budget() -> None:
+    # --whole scores the rankings with the function Pipeline.search(max_chars=N) applies
+    from sectionrag.pipeline import within_chars
+    from sectionrag.types import SearchResult
+
+    def result(start: int, end: int) -> SearchResult:
+        return SearchResult(
+            chunk_id=f"c{start}", doc_id="a", source="a", text="x" * (end - start), score=1.0, rank=1,
+            section_path=(), page_start=None, page_end=None, start=start, end=end,
+        )  # fmt: skip
+
+    ranking = [result(0, 400), result(1000, 1500), result(3000, 3100)]
+    assert [(r.start, r.end) for r in within_chars(ranking, 950)] == [(0, 400), (1000, 1500)]
+    assert [(r.start, r.end) for r in within_chars(ranking, 899)] == [(0, 400)]  # none is cut
+    assert [(r.start, r.end) for r in within_chars(ranking, 10)] == [(0, 400)]  # the best one always
