@@ -9,6 +9,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
+
 from _pdfgen import Line, Page, body_lines, write_pdf
 from _section_checks import check_sections
 from sectionrag.parsers.pdf import PdfParser
@@ -563,3 +565,58 @@ def test_releases_set_larger_inside_one_section_are_its_sub_headings(tmp_path: P
     assert {levels(doc)[r] for r in releases} == {2}
     assert levels(doc)["Implementation"] == 1
     assert section(doc, releases[0]).path == ("Changelog", releases[0])
+
+
+def test_a_heading_hyphenated_across_its_lines_is_one_word_again(tmp_path: Path) -> None:
+    f = Flow()
+    f.heading("1 Introduction", 14).para(6)
+    f.heading("2 Estimating the Variance of Robust Regression Es-", 14).gap(-6)
+    f.line("timators under Heavy Tails", size=14, bold=True, after=22)
+    f.para(6)
+    f.heading("3 A Fully Object-", 14).gap(-6)  # the hyphen of a compound stays
+    f.line("Oriented Design of the Library", size=14, bold=True, after=22)
+    f.para(6)
+    # where the document spells the word elsewhere, that spelling decides
+    f.heading("4 Packages Uploaded to the Archive Called Stable-", 14).gap(-6)
+    f.line("backports", size=14, bold=True, after=22)
+    f.para(3).line("Uploads to stable-backports wait a day.").para(2)
+    f.heading("5 Fonts Whose Properties Lack a DE-", 14).gap(-6)
+    f.line("FAULT_CHAR Entry", size=14, bold=True, after=22)
+    f.para(3).line("A font names its DEFAULT_CHAR property.").para(2)
+    f.heading("6 Results", 14).para(5)
+    titles = [s.title for s in parse(f.write(tmp_path / "wrapped.pdf")).sections]
+    assert titles == [
+        "1 Introduction",
+        "2 Estimating the Variance of Robust Regression Estimators under Heavy Tails",
+        "3 A Fully Object-Oriented Design of the Library",
+        "4 Packages Uploaded to the Archive Called Stable-backports",
+        "5 Fonts Whose Properties Lack a DEFAULT_CHAR Entry",
+        "6 Results",
+    ]
+
+
+@pytest.mark.parametrize(
+    ("lines", "title"),
+    [
+        (["Sandwich Es-", "timators"], "Sandwich Estimators"),
+        (["Object-", "Oriented Design"], "Object-Oriented Design"),
+        (["PART I -", "FINANCIAL INFORMATION"], "PART I - FINANCIAL INFORMATION"),  # a dash, not a hyphen
+        (["Revenue by 2022-", "2023 segment"], "Revenue by 2022- 2023 segment"),  # no word to mend
+        (["  Two  ", "", "lines "], "Two lines"),
+    ],
+)
+def test_title_lines_are_joined_by_a_space_unless_a_word_was_broken(lines: list[str], title: str) -> None:
+    from sectionrag.parsers._sections import join_title_lines
+
+    assert join_title_lines(lines) == title
+
+
+def test_the_documents_own_spelling_decides_a_hyphen_at_a_titles_line_end() -> None:
+    from sectionrag.parsers._sections import join_title_lines
+
+    words = {"stable-backports", "autor-data", "default_char", "estimators"}
+    assert join_title_lines(["to stable-", "backports?"], words.__contains__) == "to stable-backports?"
+    assert join_title_lines(["(sistema autor-", "data)"], words.__contains__) == "(sistema autor-data)"
+    assert join_title_lines(["and DE-", "FAULT_CHAR"], words.__contains__) == "and DEFAULT_CHAR"
+    assert join_title_lines(["Sandwich Es-", "timators"], words.__contains__) == "Sandwich Estimators"
+    assert join_title_lines(["Object-", "Oriented"], words.__contains__) == "Object-Oriented"  # unknown

@@ -9,7 +9,7 @@ from sectionrag.parsers._pdf_headings import Candidate, numbering_order
 from sectionrag.parsers._pdf_title import has_prose
 from sectionrag.parsers._pdf_toc import CONTENTS_TITLES, Contents, TocEntry
 from sectionrag.parsers._pdfium import PdfLine
-from sectionrag.parsers._sections import normalize_title
+from sectionrag.parsers._sections import join_title_lines
 from sectionrag.parsers.headings import BOOK_TITLES, classify, is_all_caps, normalize_for_match
 
 __all__ = ["apply_contents"]
@@ -103,7 +103,7 @@ def apply_contents(
             for ln in entry.heading:
                 if id(ln) in owner:
                     removed.add(id(owner[id(ln)]))
-            title = normalize_title(" ".join(ln.text for ln in entry.heading))
+            title = join_title_lines(ln.text for ln in entry.heading)
             order, numbered = numbering_order(title)
             last = entry.heading[-1]
             c = Candidate(

@@ -31,7 +31,7 @@ from sectionrag.parsers._pdf_faces import (
 )
 from sectionrag.parsers._pdf_layout import in_other_column, lines_by_row, prose_columns
 from sectionrag.parsers._pdfium import CODE_FONT, PdfLine, font_family
-from sectionrag.parsers._sections import normalize_title
+from sectionrag.parsers._sections import WORD_EDGES, join_title_lines, normalize_title
 from sectionrag.parsers.headings import (
     ADMONITIONS,
     APPENDIX_WORDS,
@@ -181,6 +181,7 @@ def find_headings(pages: list[list[PdfLine]], body: float) -> list[Candidate]:
     margin = margin_heading_styles(pages, body)
     family = _text_family(pages, body)
     out: list[Candidate] = []
+    known = _DocumentWords(pages).__contains__  # (read only for a title hyphenated across lines)
     # a page whose own prose is set larger or smaller than the document's (a sample document shown
     # inside a manual, at 12 pt in a 10 pt guide) measures its lines against its own text
     faces = _page_text_faces(pages, body, pitch)
@@ -348,12 +349,12 @@ def find_headings(pages: list[list[PdfLine]], body: float) -> list[Candidate]:
             number = _bare_number(group[0].text) if len(group) > 1 else None
             word_label = len(group) > 2 and _is_label_word(group[0].text) and _bare_number(group[1].text)
             if word_label:  # "CHAPTER" over "ONE" over "About this manual" -> "CHAPTER 1 About this manual"
-                rest = " ".join(g.text for g in group[2:])
+                rest = join_title_lines((g.text for g in group[2:]), known)
                 title = normalize_title(f"{group[0].text} {word_label} {rest}")
             elif number is not None:  # "One" over "Starting off" -> "1 Starting off"
-                title = normalize_title(" ".join([number, *(g.text for g in group[1:])]))
+                title = join_title_lines([number, *(g.text for g in group[1:])], known)
             else:
-                title = normalize_title(" ".join(g.text for g in group))
+                title = join_title_lines((g.text for g in group), known)
             if ln.lead and title[-1:] in ".:":
                 title = title[:-1].rstrip()  # the stop that runs a head into its paragraph is no part of it
             small_caps = all(SMALL_CAPS_FONT.search(g.font) for g in group)  # "a.1 appendix" is "A.1"
@@ -381,6 +382,20 @@ def find_headings(pages: list[list[PdfLine]], body: float) -> list[Candidate]:
                 g.role = "heading"
             i = j
     return _without_figure_art(_without_continuations(out), pages)
+
+
+class _DocumentWords:
+    """The words of a document's lines, lower-cased, gathered the first time one is asked for."""
+
+    def __init__(self, pages: list[list[PdfLine]]) -> None:
+        self._pages = pages
+        self._words: set[str] | None = None
+
+    def __contains__(self, word: object) -> bool:
+        if self._words is None:
+            texts = (ln.text for lines in self._pages for ln in lines)
+            self._words = {w.strip(WORD_EDGES).casefold() for text in texts for w in text.split()}
+        return word in self._words
 
 
 def _column_foot(lines: list[PdfLine], i: int) -> bool:

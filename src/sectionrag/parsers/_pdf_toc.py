@@ -21,7 +21,7 @@ from difflib import SequenceMatcher
 from sectionrag.parsers._pdf_layout import in_other_column, lines_by_row, prose_columns
 from sectionrag.parsers._pdf_toc_levels import set_levels
 from sectionrag.parsers._pdfium import PdfLine
-from sectionrag.parsers._sections import normalize_title
+from sectionrag.parsers._sections import join_title_lines, normalize_title
 from sectionrag.parsers.headings import classify, is_all_caps, looks_like_sentence, normalize_for_match
 
 __all__ = ["CONTENTS_TITLES", "Contents", "TocEntry", "find_contents"]
@@ -411,13 +411,6 @@ def _capitals(text: str) -> bool:
     return text == text.upper() and text != text.lower() and is_all_caps(text)
 
 
-def _join(text: str, nxt: str) -> str:
-    """Join two lines of a title, rejoining a word hyphenated across them."""
-    if text.endswith("-") and nxt[:1].islower():
-        return text[:-1] + nxt
-    return f"{text} {nxt}"
-
-
 def _matches(target: str, text: str) -> bool:
     if not target or not text:
         return False
@@ -485,7 +478,7 @@ def _find_on_page(
                 prev = lines[i + count - 2]
                 if nxt is None or not 0 <= nxt.top - prev.bottom < 1.5 * max(prev.size, 1.0):
                     break
-                text = _join(text, nxt.text)
+                text = join_title_lines([text, nxt.text])
             norm = normalize_for_match(text)
             if _matches(target, norm):
                 best = count

@@ -3,12 +3,21 @@
 from __future__ import annotations
 
 import bisect
-from collections.abc import Hashable, Sequence
+from collections.abc import Callable, Hashable, Iterable, Sequence
 from dataclasses import dataclass
 
 from sectionrag.types import PageSpan, Section
 
-__all__ = ["MAX_TITLE", "Heading", "build_sections", "clip_title", "nest_levels", "normalize_title"]
+__all__ = [
+    "MAX_TITLE",
+    "Heading",
+    "build_sections",
+    "clip_title",
+    "WORD_EDGES",
+    "join_title_lines",
+    "nest_levels",
+    "normalize_title",
+]
 
 #: section titles longer than this (characters) are clipped: a title is a label, and
 #: it is repeated in every chunk's section path and contextual header
@@ -33,6 +42,46 @@ class Heading:
 def normalize_title(title: str) -> str:
     """Collapse runs of whitespace to one space and strip the ends."""
     return " ".join(title.split())
+
+
+#: punctuation around a word, left out when words are compared (``(stable-backports).``)
+WORD_EDGES = ".,;:!?()[]{}\"'\u201c\u201d\u2018\u2019\u00ab\u00bb"
+
+
+def join_title_lines(lines: Iterable[str], known: Callable[[str], bool] | None = None) -> str:
+    """Join the lines of a title that wraps, rejoining a word hyphenated across two of them.
+
+    A letter's hyphen at a line's end before a letter either breaks a word
+    (``Es-`` / ``timators``: ``Estimators``) or is the word's own
+    (``stable-`` / ``backports``: ``stable-backports``). ``known`` (a
+    lower-cased word, its edges' punctuation left out: is it in the
+    document?) decides where the document spells either form elsewhere;
+    otherwise a lower-case letter after the hyphen makes it a broken word,
+    as the text joins it, and a capital a hyphen of the word's own
+    (``Object-Oriented``). Other lines are joined by a space.
+    """
+    out = ""
+    for line in lines:
+        text = line.strip()
+        if not text:
+            continue
+        if len(out) > 1 and out[-1] in "-\u2010" and out[-2].isalpha() and text[0].isalpha():
+            out = (out if _keeps_hyphen(out, text, known) else out[:-1]) + text
+        else:
+            out = f"{out} {text}" if out else text
+    return normalize_title(out)
+
+
+def _keeps_hyphen(before: str, after: str, known: Callable[[str], bool] | None) -> bool:
+    """Tell whether the hyphen ending ``before`` stays when ``after`` goes on from it."""
+    if known is not None:
+        head = before[:-1].rsplit(None, 1)[-1].lstrip(WORD_EDGES).casefold()
+        tail = after.split(None, 1)[0].rstrip(WORD_EDGES).casefold()
+        if known(f"{head}-{tail}"):
+            return True
+        if known(head + tail):
+            return False
+    return not after[0].islower()
 
 
 def clip_title(title: str, limit: int = MAX_TITLE) -> str:
