@@ -751,3 +751,89 @@ def test_unnumbered_heading_between_two_numbered_siblings_is_no_parent_of_the_se
     got = levels(doc)
     assert got["1.3 Required files"] == got["1.2 Installation"] == got["2.1 Class options"], got
     assert got["2 Using the class"] == got["1 Installing the class"]
+
+
+# -- long titles that wrap (two-column papers) -----------------------------------------
+
+
+def _paper(tmp_path: Path, name: str, heads: list[list[Line]]) -> list[tuple[int, str]]:
+    """A page of sections whose headings are the given lines, each over two paragraphs."""
+    f = Flow()
+    f.para(4)
+    for lines in heads:
+        f.gap(14)
+        for ln in lines:
+            f.lines.append(
+                Line(ln.text, x=ln.x, y=f.y, size=ln.size, bold=ln.bold, italic=ln.italic, family="Times")
+            )
+            f.y -= ln.size + 2
+        f.gap(6).para(4).para(3)
+    doc = parse(f.write(tmp_path / name))
+    return [(s.level, s.title) for s in doc.sections]
+
+
+def test_a_numbered_title_that_opens_on_a_name_in_lower_case_wraps_as_one_heading(tmp_path: Path) -> None:
+    got = _paper(
+        tmp_path,
+        "lower.pdf",
+        [
+            [Line("1 Introduction to the Methods of the Study", size=14, bold=True)],
+            [
+                Line("2 strucchange and the Tests for Structural Change in", size=14, bold=True),
+                Line("Linear Regression Models", x=90, size=14, bold=True),
+            ],
+            [Line("3 Results of the Study", size=14, bold=True)],
+        ],
+    )
+    assert [t for _, t in got] == [
+        "1 Introduction to the Methods of the Study",
+        "2 strucchange and the Tests for Structural Change in Linear Regression Models",
+        "3 Results of the Study",
+    ]
+
+
+def test_a_title_in_faked_small_capitals_goes_on_at_their_smaller_size(tmp_path: Path) -> None:
+    # a face without small capitals sets them as its capitals a size smaller: a wrapped line that
+    # holds no capital of the title's own reads 8 pt under a 10 pt line
+    got = _paper(
+        tmp_path,
+        "smallcaps.pdf",
+        [
+            [Line("I. INTRODUCTION", x=250, size=10)],
+            [
+                Line("II. FITTING LINEAR MIXED-EFFECTS MODELS USING", x=150, size=10),
+                Line("THE PACKAGE LME4 IN R", x=220, size=8),
+            ],
+            [Line("III. RESULTS", x=260, size=10)],
+        ],
+    )
+    assert [t for _, t in got] == [
+        "I. INTRODUCTION",
+        "II. FITTING LINEAR MIXED-EFFECTS MODELS USING THE PACKAGE LME4 IN R",
+        "III. RESULTS",
+    ]
+
+
+def test_a_lettered_italic_title_that_wraps_over_its_text_is_one_heading(tmp_path: Path) -> None:
+    got = _paper(
+        tmp_path,
+        "italic.pdf",
+        [
+            [Line("I. INTRODUCTION", x=250, size=10)],
+            [Line("A. Short Title of a Sub-section", size=10, italic=True)],
+            [
+                Line("B. Genetic Optimization Using Derivatives and Various Versatile", size=10, italic=True),
+                Line("Variances of Sandwich Estimators", size=10, italic=True),
+            ],
+            [Line("II. RESULTS", x=260, size=10)],
+        ],
+    )
+    assert got == [
+        (1, "I. INTRODUCTION"),
+        (2, "A. Short Title of a Sub-section"),
+        (
+            2,
+            "B. Genetic Optimization Using Derivatives and Various Versatile Variances of Sandwich Estimators",
+        ),
+        (1, "II. RESULTS"),
+    ]

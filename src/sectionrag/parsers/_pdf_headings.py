@@ -214,7 +214,17 @@ def find_headings(pages: list[list[PdfLine]], body: float) -> list[Candidate]:
                 and _is_margin_heading(ln)
             )
             ok = marginal or _is_heading_line(
-                ln, prev, nxt, page_body, page_pitch, light, small, caseless, family, _column_foot(lines, i)
+                ln,
+                prev,
+                nxt,
+                page_body,
+                page_pitch,
+                light,
+                small,
+                caseless,
+                family,
+                _column_foot(lines, i),
+                ln.italic and _wrapped_italic_title(lines, i),
             )
             if (
                 ok
@@ -264,6 +274,7 @@ def find_headings(pages: list[list[PdfLine]], body: float) -> list[Candidate]:
             # Officers; Election of Directors; Appointment of" / "Certain Officers; ...")
             head_style = classify(ln.text)
             longest = 30 if head_style is not None and head_style.kind in LABEL_WORD_KINDS else 20
+            numbered_head = head_style is not None and head_style.kind not in ("caps", "alpha")
             while j < len(lines) and len(group) < 8:
                 nxt = lines[j]
                 last = group[-1]  # a title wrapped under a label line continues in the title's face
@@ -274,7 +285,7 @@ def find_headings(pages: list[list[PdfLine]], body: float) -> list[Candidate]:
                     and nxt.bold == last.bold
                     and nxt.italic == last.italic
                     and bool(SMALL_CAPS_FONT.search(nxt.font)) == bool(SMALL_CAPS_FONT.search(last.font))
-                )
+                ) or _small_capitals_wrap(last, nxt)
                 label_word = _is_label_word(group[0].text)
                 label_first = (
                     len(group) == 1
@@ -332,7 +343,11 @@ def find_headings(pages: list[list[PdfLine]], body: float) -> list[Candidate]:
                     and not case_change
                     and not _CAPTION.match(nxt.text)
                     and (
-                        not looks_like_sentence(group[-1].text, max_words=longest)
+                        # (a numbered title may start with a name in lower case, "4. strucchange
+                        # ...", and a wrapped line goes on in mid-phrase, "ence Reading ...")
+                        not looks_like_sentence(
+                            group[-1].text, max_words=longest, allow_lower=len(group) > 1 or numbered_head
+                        )
                         or (group[-1].text.endswith(",") and last.size >= 1.4 * page_body)
                         or (longest > 20 and group[-1].text.endswith(";"))
                     )
@@ -396,6 +411,56 @@ class _DocumentWords:
             texts = (ln.text for lines in self._pages for ln in lines)
             self._words = {w.strip(WORD_EDGES).casefold() for text in texts for w in text.split()}
         return word in self._words
+
+
+def _small_capitals_wrap(last: PdfLine, nxt: PdfLine) -> bool:
+    """Tell whether ``nxt`` goes on with a title in capitals whose small capitals are a smaller size.
+
+    A face without small capitals fakes them with its capitals set smaller, so
+    a title's line that holds no capital of its own (IEEE's ``III. FITTING
+    LINEAR MIXED-EFFECTS MODELS USING`` at 10 pt over ``LME4 PARTY WITH THE
+    MOB``, all small capitals, at 8 pt) reads a size below the line above.
+    """
+    return (
+        nxt.font == last.font
+        and nxt.bold == last.bold
+        and nxt.italic == last.italic
+        and 0.7 * last.size <= nxt.size <= 0.9 * last.size
+        and is_all_caps(last.text)
+        and is_all_caps(nxt.text)
+    )
+
+
+def _wrapped_italic_title(lines: list[PdfLine], i: int) -> bool:
+    """Tell whether ``lines[i]``, a lettered or numbered line in italics, is a title that wraps.
+
+    IEEE sets a sub-section's title in the text's italics (``B. Genetic
+    Optimization Using Derivatives Various Versatile``); a long one goes on
+    for a line or two of that face at the face's own leading, and upright
+    text follows. A paragraph in italics runs longer or ends in a stop.
+    """
+    run = [lines[i]]
+    k = i + 1
+    while k < len(lines) and len(run) < 4:
+        nxt = lines[k]
+        last = run[-1]
+        if nxt.font != last.font or abs(nxt.size - last.size) >= 0.3 or nxt.row == last.row:
+            break
+        if not 0 <= nxt.top - last.bottom < 0.6 * last.size:
+            break
+        run.append(nxt)
+        k += 1
+    if not 2 <= len(run) <= 3 or k >= len(lines):
+        return False
+    after = lines[k]
+    text = " ".join(r.text for r in run).rstrip()
+    return (
+        not after.italic
+        and not after.bold
+        and after.row != run[-1].row
+        and len(text.split()) <= 25
+        and text[-1:] not in ".,;:"
+    )
 
 
 def _column_foot(lines: list[PdfLine], i: int) -> bool:
@@ -755,6 +820,7 @@ def _is_heading_line(
     caseless: set[Style] | None = None,
     family: str | None = None,
     column_foot: bool = False,
+    wraps_italic: bool = False,
 ) -> bool:
     # a small-capitals face ("TeXPalladioL-SC", "cmcsc10") shows its lower-case letters as capitals;
     # read so only behind a section number ("2.1 a new section"): an unnumbered line in small
@@ -967,7 +1033,9 @@ def _is_heading_line(
         # an italic run-in line at body size ("Cash Flows", "Note 2. Revenue Recognition"):
         # short, set apart above, and followed by upright text, not by more italics
         upright_next = nxt is not None and not nxt.italic and not nxt.bold and nxt.row != ln.row
-        return spaced and upright_next and len(words) <= 10
+        return spaced and (
+            (upright_next and len(words) <= 10) or (wraps_italic and _STOPPED_NUMBER.match(text) is not None)
+        )
     # (a lettered line in capitals, "A. APPENDIX INFORMATION", reads as capitals too)
     capitals = style is not None and (
         style.kind == "caps" or (style.kind == "alpha" and is_all_caps(style.rest))
