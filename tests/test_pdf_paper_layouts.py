@@ -833,7 +833,56 @@ def test_a_lettered_italic_title_that_wraps_over_its_text_is_one_heading(tmp_pat
         (2, "A. Short Title of a Sub-section"),
         (
             2,
-            "B. Genetic Optimization Using Derivatives and Various Versatile Variances of Sandwich Estimators",
+            "B. Genetic Optimization Using Derivatives and Various Versatile "
+            "Variances of Sandwich Estimators",
         ),
         (1, "II. RESULTS"),
     ]
+
+
+def test_a_long_bold_title_that_wraps_over_its_text_is_one_heading(tmp_path: Path) -> None:
+    # REVTeX's lettered sub-section in bold a size below the text, centred; a numbered one whose
+    # first line holds more than ten words
+    got = _paper(
+        tmp_path,
+        "bold.pdf",
+        [
+            [Line("I. INTRODUCTION", x=250, size=10)],
+            [
+                Line("A. Econometric Computing with HC and HAC", x=180, size=9, bold=True),
+                Line("Covariance Matrix Estimators", x=230, size=9, bold=True),
+            ],
+            [
+                Line(
+                    "2.2. Vegan and zoo Quick Reference for Reading Data in zoo Applied", size=10, bold=True
+                ),
+                Line("Econometrics", x=100, size=10, bold=True),
+            ],
+        ],
+    )
+    assert [t for _, t in got] == [
+        "I. INTRODUCTION",
+        "A. Econometric Computing with HC and HAC Covariance Matrix Estimators",
+        "2.2. Vegan and zoo Quick Reference for Reading Data in zoo Applied Econometrics",
+    ]
+
+
+def test_a_numbered_clause_set_in_bold_stays_text(tmp_path: Path) -> None:
+    # a contract's clause in bold over its plain text is no title: it ends in a stop
+    got = _paper(
+        tmp_path,
+        "clause.pdf",
+        [
+            [Line("1. Definitions", size=12, bold=True)],
+            [
+                Line(
+                    "A. The Supplier shall deliver the goods to the address that the Buyer",
+                    size=10,
+                    bold=True,
+                ),
+                Line("names in writing, at its own cost and risk.", size=10, bold=True),
+            ],
+            [Line("2. Payment", size=12, bold=True)],
+        ],
+    )
+    assert [t for _, t in got] == ["1. Definitions", "2. Payment"]

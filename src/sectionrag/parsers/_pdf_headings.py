@@ -224,7 +224,7 @@ def find_headings(pages: list[list[PdfLine]], body: float) -> list[Candidate]:
                 caseless,
                 family,
                 _column_foot(lines, i),
-                ln.italic and _wrapped_italic_title(lines, i),
+                (ln.bold or ln.italic) and _wrapped_title(lines, i),
             )
             if (
                 ok
@@ -431,13 +431,14 @@ def _small_capitals_wrap(last: PdfLine, nxt: PdfLine) -> bool:
     )
 
 
-def _wrapped_italic_title(lines: list[PdfLine], i: int) -> bool:
-    """Tell whether ``lines[i]``, a lettered or numbered line in italics, is a title that wraps.
+def _wrapped_title(lines: list[PdfLine], i: int) -> bool:
+    """Tell whether ``lines[i]``, a line in bold or italics, may be a title that wraps.
 
     IEEE sets a sub-section's title in the text's italics (``B. Genetic
-    Optimization Using Derivatives Various Versatile``); a long one goes on
-    for a line or two of that face at the face's own leading, and upright
-    text follows. A paragraph in italics runs longer or ends in a stop.
+    Optimization Using Derivatives Various Versatile``), REVTeX in bold a
+    size below the text; a long one goes on for a line or two of that face
+    at the face's own leading, and upright text follows. A paragraph in
+    that face runs longer or ends in a stop. (The caller asks for a label.)
     """
     run = [lines[i]]
     k = i + 1
@@ -820,7 +821,7 @@ def _is_heading_line(
     caseless: set[Style] | None = None,
     family: str | None = None,
     column_foot: bool = False,
-    wraps_italic: bool = False,
+    wraps: bool = False,
 ) -> bool:
     # a small-capitals face ("TeXPalladioL-SC", "cmcsc10") shows its lower-case letters as capitals;
     # read so only behind a section number ("2.1 a new section"): an unnumbered line in small
@@ -1005,7 +1006,13 @@ def _is_heading_line(
     # "1. Title"; a listing's numbered lines, "3 % comment", have no stop)
     small_italic = ln.italic and numbered and _STOPPED_NUMBER.match(text) is not None
     small_face = ln.bold or small_italic
-    if ratio < 0.92 and not (small_face and (small_heading or (ratio >= 0.8 and (numbered or caps)))):
+    # a lettered or numbered title in bold or italics that wraps over its text ("A. Econometric
+    # Computing with HC and HAC" / "Covariance Matrix", REVTeX's bold a size below the text)
+    wrapped_title = wraps and _STOPPED_NUMBER.match(text) is not None
+    if ratio < 0.92 and not (
+        (small_face or wrapped_title)
+        and (small_heading or (ratio >= 0.8 and (numbered or caps or wrapped_title)))
+    ):
         return False
     if ln.bold:
         bold_paragraph = (
@@ -1024,6 +1031,7 @@ def _is_heading_line(
         if (
             bold_paragraph
             and not stacked
+            and not wrapped_title
             and (not numbered or len(words) > 10)
             and not (numbered and style is not None and reads_as_labelled_title(style))
         ):
@@ -1034,7 +1042,7 @@ def _is_heading_line(
         # short, set apart above, and followed by upright text, not by more italics
         upright_next = nxt is not None and not nxt.italic and not nxt.bold and nxt.row != ln.row
         return spaced and (
-            (upright_next and len(words) <= 10) or (wraps_italic and _STOPPED_NUMBER.match(text) is not None)
+            (upright_next and len(words) <= 10) or (wraps and _STOPPED_NUMBER.match(text) is not None)
         )
     # (a lettered line in capitals, "A. APPENDIX INFORMATION", reads as capitals too)
     capitals = style is not None and (
