@@ -6,6 +6,8 @@ import sys
 from pathlib import Path
 from types import SimpleNamespace
 
+import pytest
+
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "benchmarks"))
 
 import bench_sec_pages as sec
@@ -37,3 +39,9 @@ def test_a_figure_is_hit_when_a_result_covers_one_of_its_pages_in_that_filing() 
     assert sec.score(q, [hit("a.pdf", 2, 2), hit("b.pdf", 2, None)]) == (1, 2)  # a one-page result
     assert sec.score(q, [hit("b.pdf", 4, 4), hit("a.pdf", None, None)]) == (0, 2)  # other filing; no pages
     assert sec.score(q, [hit("a.pdf", 4, 4), hit("b.pdf", 1, 3)]) == (2, 2)
+
+
+def test_a_budget_below_one_character_is_refused(capsys) -> None:
+    with pytest.raises(SystemExit):
+        sec.main(["--max-chars", "0"])
+    assert "--max-chars must be at least 1" in capsys.readouterr().err
