@@ -886,3 +886,28 @@ def test_a_numbered_clause_set_in_bold_stays_text(tmp_path: Path) -> None:
         ],
     )
     assert [t for _, t in got] == ["1. Definitions", "2. Payment"]
+
+
+def test_a_labelled_title_that_breaks_after_a_comma_goes_on_and_key_words_are_no_section(
+    tmp_path: Path,
+) -> None:
+    # IEEE's Word template: "Keywords—" run into the list in italics; a sub-section's title in
+    # italics that breaks after a comma
+    got = _paper(
+        tmp_path,
+        "keywords.pdf",
+        [
+            [Line("Keywords\u2014statistics, software, regression", size=10, italic=True)],
+            [Line("I. INTRODUCTION", x=250, size=10)],
+            [
+                Line("A. Constant Partying: Trees, Parties, Models,", size=10, italic=True),
+                Line("and Mobsters", size=10, italic=True),
+            ],
+            [Line("II. RESULTS", x=260, size=10)],
+        ],
+    )
+    assert got == [
+        (1, "I. INTRODUCTION"),
+        (2, "A. Constant Partying: Trees, Parties, Models, and Mobsters"),
+        (1, "II. RESULTS"),
+    ]

@@ -275,6 +275,12 @@ def find_headings(pages: list[list[PdfLine]], body: float) -> list[Candidate]:
             head_style = classify(ln.text)
             longest = 30 if head_style is not None and head_style.kind in LABEL_WORD_KINDS else 20
             numbered_head = head_style is not None and head_style.kind not in ("caps", "alpha")
+            # (a labelled title of a few lines may break after a comma: "A. ... Models," / "Mobsters")
+            labelled_run = (
+                (ln.bold or ln.italic)
+                and _STOPPED_NUMBER.match(ln.text) is not None
+                and _wrapped_title(lines, i)
+            )
             while j < len(lines) and len(group) < 8:
                 nxt = lines[j]
                 last = group[-1]  # a title wrapped under a label line continues in the title's face
@@ -348,7 +354,7 @@ def find_headings(pages: list[list[PdfLine]], body: float) -> list[Candidate]:
                         not looks_like_sentence(
                             group[-1].text, max_words=longest, allow_lower=len(group) > 1 or numbered_head
                         )
-                        or (group[-1].text.endswith(",") and last.size >= 1.4 * page_body)
+                        or (group[-1].text.endswith(",") and (last.size >= 1.4 * page_body or labelled_run))
                         or (longest > 20 and group[-1].text.endswith(";"))
                     )
                 ):
@@ -681,6 +687,8 @@ _FORMAL_TITLE = re.compile(
     r"\s+[A-Z\d]{1,3}[.\-]\d{1,3}[.:]?\s",
     re.I,
 )
+# a paper's key words run into their list ("Index Terms—statistics", "Keywords: software")
+_KEYWORDS = re.compile(r"^(?:key\s*words?|index\s+terms)\s*[\u2014\u2013:.-]", re.I)
 _MONTHS = "january|february|march|april|may|june|july|august|september|october|november|december"
 _DATE = re.compile(
     rf"^(?:\d{{1,2}}(?:st|nd|rd|th)?\s+(?:{_MONTHS})\s+\d{{4}}|(?:{_MONTHS})\s+\d{{1,2}}(?:st|nd|rd|th)?,?\s+\d{{4}}"
@@ -925,7 +933,7 @@ def _is_heading_line(
         return False
     # (a section number is no formula: "7.1.1.3 SHA3-512" is judged by its title, and vouches for it)
     mathy = _is_mathy(rest, 0.3) if numbered and rest else _is_mathy(text)
-    if _CAPTION.match(text) or _FORMAL_TITLE.match(text) or _DATE.match(text):
+    if _CAPTION.match(text) or _FORMAL_TITLE.match(text) or _DATE.match(text) or _KEYWORDS.match(text):
         return False
     if letters >= 2 and mathy and not release:
         return False
@@ -939,8 +947,10 @@ def _is_heading_line(
         check = rest.rstrip("?!")
     else:
         check = rest
-    # a display title that wraps after a comma onto a line of its own face goes on there
-    wraps_on = (
+    # a display title that wraps after a comma onto a line of its own face goes on there, and so
+    # does a labelled title of a few lines ("A. Constant Partying ctree Parties, Models," / "Mobsters")
+    labelled_wrap = wraps and _STOPPED_NUMBER.match(text) is not None
+    wraps_on = labelled_wrap or (
         check.endswith(",")
         and ln.size >= 1.4 * body
         and nxt is not None
@@ -959,7 +969,7 @@ def _is_heading_line(
         and not (numbered and style is not None and reads_as_labelled_title(style))
     ):
         return False
-    if check and check[-1] in ":," and ln.size < body * 1.3:
+    if check and check[-1] in ":," and ln.size < body * 1.3 and not labelled_wrap:
         return False
     if ln.lead:
         return True  # a numbered head in bold or italics run into its paragraph ("9.3. Dots. Normally ...")
@@ -1006,12 +1016,11 @@ def _is_heading_line(
     # "1. Title"; a listing's numbered lines, "3 % comment", have no stop)
     small_italic = ln.italic and numbered and _STOPPED_NUMBER.match(text) is not None
     small_face = ln.bold or small_italic
-    # a lettered or numbered title in bold or italics that wraps over its text ("A. Econometric
-    # Computing with HC and HAC" / "Covariance Matrix", REVTeX's bold a size below the text)
-    wrapped_title = wraps and _STOPPED_NUMBER.match(text) is not None
+    # (a labelled title in bold or italics that wraps over its text may be a size below it:
+    # REVTeX's "A. Econometric Computing with HC and HAC" / "Covariance Matrix")
     if ratio < 0.92 and not (
-        (small_face or wrapped_title)
-        and (small_heading or (ratio >= 0.8 and (numbered or caps or wrapped_title)))
+        (small_face or labelled_wrap)
+        and (small_heading or (ratio >= 0.8 and (numbered or caps or labelled_wrap)))
     ):
         return False
     if ln.bold:
@@ -1031,7 +1040,7 @@ def _is_heading_line(
         if (
             bold_paragraph
             and not stacked
-            and not wrapped_title
+            and not labelled_wrap
             and (not numbered or len(words) > 10)
             and not (numbered and style is not None and reads_as_labelled_title(style))
         ):
@@ -1041,9 +1050,7 @@ def _is_heading_line(
         # an italic run-in line at body size ("Cash Flows", "Note 2. Revenue Recognition"):
         # short, set apart above, and followed by upright text, not by more italics
         upright_next = nxt is not None and not nxt.italic and not nxt.bold and nxt.row != ln.row
-        return spaced and (
-            (upright_next and len(words) <= 10) or (wraps and _STOPPED_NUMBER.match(text) is not None)
-        )
+        return spaced and ((upright_next and len(words) <= 10) or labelled_wrap)
     # (a lettered line in capitals, "A. APPENDIX INFORMATION", reads as capitals too)
     capitals = style is not None and (
         style.kind == "caps" or (style.kind == "alpha" and is_all_caps(style.rest))
