@@ -145,6 +145,8 @@ def run(
     max_chars: int | None = None,
 ) -> tuple[str, dict[str, Any]]:
     import sectionrag
+    from sectionrag.defaults import MAX_CHARS_RESULTS
+    from sectionrag.pipeline import within_chars
     from sectionrag.stores import LanceDBStore
 
     t0 = time.perf_counter()
@@ -181,9 +183,6 @@ def run(
         keep = {m.strip() for m in modes.split(",")}
         configs = [(label, make, tuple(m for m in ms if m in keep)) for label, make, ms in configs]
         configs = [c for c in configs if c[2]]
-    from sectionrag.defaults import MAX_CHARS_RESULTS
-    from sectionrag.pipeline import within_chars
-
     depth = MAX_CHARS_RESULTS if max_chars else k  # (a budget reads on past the k-th result)
     rows = []
     with tempfile.TemporaryDirectory(prefix="sectionrag-sec-") as tmp:

@@ -213,6 +213,8 @@ def find_headings(pages: list[list[PdfLine]], body: float) -> list[Candidate]:
                 and style_of(ln) in margin
                 and _is_margin_heading(ln)
             )
+            # (a line in bold or italics that may be a title wrapping over two or three lines)
+            wraps = (ln.bold or ln.italic) and _wrapped_title(lines, i)
             ok = marginal or _is_heading_line(
                 ln,
                 prev,
@@ -224,7 +226,7 @@ def find_headings(pages: list[list[PdfLine]], body: float) -> list[Candidate]:
                 caseless,
                 family,
                 _column_foot(lines, i),
-                (ln.bold or ln.italic) and _wrapped_title(lines, i),
+                wraps,
             )
             if (
                 ok
@@ -276,11 +278,7 @@ def find_headings(pages: list[list[PdfLine]], body: float) -> list[Candidate]:
             longest = 30 if head_style is not None and head_style.kind in LABEL_WORD_KINDS else 20
             numbered_head = head_style is not None and head_style.kind not in ("caps", "alpha")
             # (a labelled title of a few lines may break after a comma: "A. ... Models," / "Mobsters")
-            labelled_run = (
-                (ln.bold or ln.italic)
-                and _STOPPED_NUMBER.match(ln.text) is not None
-                and _wrapped_title(lines, i)
-            )
+            labelled_run = wraps and _STOPPED_NUMBER.match(ln.text) is not None
             while j < len(lines) and len(group) < 8:
                 nxt = lines[j]
                 last = group[-1]  # a title wrapped under a label line continues in the title's face
