@@ -911,3 +911,77 @@ def test_a_labelled_title_that_breaks_after_a_comma_goes_on_and_key_words_are_no
         (2, "A. Constant Partying: Trees, Parties, Models, and Mobsters"),
         (1, "II. RESULTS"),
     ]
+
+
+def _justified(head: list[Line], words: list[str], right: float, tmp_path: Path) -> list[Line]:
+    """Set ``head`` then as many of ``words`` (upright) as fit before ``right``, flush at both edges."""
+    prefixes = [" ".join(words[: n + 1]) for n in range(len(words))]
+    measured = _widths([*head, *(Line(p) for p in prefixes)], tmp_path / "fit")
+    widths = measured[len(head) :]
+    room = right - 72 - sum(measured[: len(head)]) - 4.5 * len(head)
+    text = next(p for p, w in zip(reversed(prefixes), reversed(widths), strict=True) if w <= room)
+    parts = [*head, Line(text)]
+    widths = _widths(parts, tmp_path / "set")
+    spare = right - 72 - sum(widths)
+    return _run(parts, 72, 0, tmp_path, gaps=[spare / len(head)] * len(parts))
+
+
+def test_a_run_in_head_that_wraps_goes_on_to_its_stop_on_the_next_line(tmp_path: Path) -> None:
+    # amsart's run-in sub-section heads: a bold one too long for its line fills the line and ends on
+    # the next one at its full stop, where its paragraph starts; one that ends on its line before a
+    # paragraph's word broken by a hyphen is a head too. A short numbered heading on a line of its
+    # own over a paragraph that opens with a bold word ("Note.") stays as it is.
+    paragraph = "This introduction to the R package is a slightly modified version of the paper as it was"
+    words = [*paragraph.split(), "published", "in", "the", "journal", "and", "it", "goes", "on"]
+    f = Flow().heading("2. Applied Econometrics", 12).para(5)
+    first = Line("2.2. Vegan and zoo Quick Reference for Reading Data in zoo Applied", bold=True)
+    (width,) = _widths([first], tmp_path / "head")
+    right = 72 + width
+    for k, (head, tail) in enumerate(
+        (
+            (first, [Line("Econometrics.", bold=True)]),
+            (
+                Line("2.3. Computing Covariance Matrix Estimators", italic=True),
+                [Line("Sandwiches.", italic=True)],
+            ),
+        )
+    ):
+        f.gap(8)
+        if k == 1:
+            (width,) = _widths([head], tmp_path / "italic")
+            right = 72 + width
+        head.x, head.y = 72, f.y
+        f.lines.append(head)
+        f.y -= 12
+        for part in _justified(tail, words, right, tmp_path / f"wrap{k}"):
+            part.y = f.y
+            f.lines.append(part)
+        f.y -= 12
+        f.para(4)
+    f.gap(8)
+    f.lines.extend(
+        _run([Line("2.4. Econometric Computing with HC.", bold=True), Line("Se-")], 72, f.y, tmp_path / "hy")
+    )
+    f.y -= 12
+    f.line("riation, finding a suitable linear order for a set of objects, is a basic problem").para(3)
+    f.gap(8).line("2.5. Short Title", bold=True)
+    for part in _run(
+        [Line("Note.", bold=True), Line("the next paragraph opens on a bold word")],
+        72,
+        f.y,
+        tmp_path / "note",
+    ):
+        f.lines.append(part)
+    f.y -= 12
+    f.para(4)
+    doc = parse(f.write(tmp_path / "wrapped-run-in.pdf"))
+    assert titles(doc) == [
+        "2. Applied Econometrics",
+        "2.2. Vegan and zoo Quick Reference for Reading Data in zoo Applied Econometrics",
+        "2.3. Computing Covariance Matrix Estimators Sandwiches",
+        "2.4. Econometric Computing with HC",
+        "2.5. Short Title",
+    ]
+    # the paragraph's words after the head stay in the text, in the head's section
+    sec = next(s for s in doc.sections if s.title.startswith("2.2."))
+    assert "This introduction to the R package" in doc.text[sec.start : sec.end]

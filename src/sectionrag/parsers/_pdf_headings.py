@@ -374,7 +374,7 @@ def find_headings(pages: list[list[PdfLine]], body: float) -> list[Candidate]:
                 title = join_title_lines([number, *(g.text for g in group[1:])], known)
             else:
                 title = join_title_lines((g.text for g in group), known)
-            if ln.lead and title[-1:] in ".:":
+            if (ln.lead or group[-1].lead) and title[-1:] in ".:":
                 title = title[:-1].rstrip()  # the stop that runs a head into its paragraph is no part of it
             small_caps = all(SMALL_CAPS_FONT.search(g.font) for g in group)  # "a.1 appendix" is "A.1"
             order, numbered = numbering_order(title.upper() if small_caps else title)
@@ -910,6 +910,8 @@ def _is_heading_line(
         return False
     style = classify(text)
     numbered = style is not None and style.kind not in ("caps", "alpha")
+    if ln.lead and not text[:1].isdigit():
+        return False  # the end of a run-in head that wrapped (no number): heading with its first line only
     letters = sum(map(str.isalpha, text))
     index_letter = len(text) == 1 and "A" <= text <= "Z" and (ln.bold or ln.size >= 1.12 * body)
     # a chapter's number set large over its title ("1" over "INTRODUCTION"); kept only when merged
@@ -1022,8 +1024,13 @@ def _is_heading_line(
     ):
         return False
     if ln.bold:
+        # (a run-in head that wraps goes on in its bold on the next line, up to its paragraph there)
         bold_paragraph = (
-            nxt is not None and nxt.bold and abs(nxt.size - ln.size) < 0.3 and gap_below < line_gap * 1.6
+            nxt is not None
+            and nxt.bold
+            and not nxt.lead
+            and abs(nxt.size - ln.size) < 0.3
+            and gap_below < line_gap * 1.6
         )
         # a stack of short bold labels over one description ("Cyan Gamma Value", "Red Gamma Value")
         stacked = (
@@ -1047,7 +1054,7 @@ def _is_heading_line(
     if ln.italic and (ratio >= 0.92 or small_italic) and not is_all_caps(text):
         # an italic run-in line at body size ("Cash Flows", "Note 2. Revenue Recognition"):
         # short, set apart above, and followed by upright text, not by more italics
-        upright_next = nxt is not None and not nxt.italic and not nxt.bold and nxt.row != ln.row
+        upright_next = nxt is not None and nxt.row != ln.row and (nxt.lead or not (nxt.italic or nxt.bold))
         return spaced and ((upright_next and len(words) <= 10) or labelled_wrap)
     # (a lettered line in capitals, "A. APPENDIX INFORMATION", reads as capitals too)
     capitals = style is not None and (

@@ -290,7 +290,14 @@ _LEAD_CHARS = 120
 
 
 def _lead_cut(
-    raw: Any, tp: Any, text: str, fonts: _FontCache, first: int, end: int, cut: int | None = None
+    raw: Any,
+    tp: Any,
+    text: str,
+    fonts: _FontCache,
+    first: int,
+    end: int,
+    cut: int | None = None,
+    continued: tuple[bool, bool] | None = None,
 ) -> int:
     """Return where the text starts after a numbered head in bold or italics that runs into it, else -1.
 
@@ -304,14 +311,22 @@ def _lead_cut(
     is the run of that face (code in a typewriter face inside it included); it
     must hold a word and end in a full stop or a colon (in its face or
     upright), as run-in heads do. With ``cut`` (where a wide gap already splits
-    the line), the head must end there.
+    the line), the head must end there. With ``continued`` (the face of a
+    numbered head that filled the line above in it), the line goes on with
+    that head's title: it opens in that face with no number
+    (``2.2. Reading Data in zoo Applied`` over ``Econometrics. This ...``).
+    A paragraph that opens with the line's last word broken by a hyphen
+    (``Matrix. Se-``) counts as going on.
     """
-    m = _LEAD_NUMBER.match(text, first)
-    if m is None:
-        return -1
-    word = _title_start(tp, text, fonts, m.end() - 1, end)
+    if continued is None:
+        m = _LEAD_NUMBER.match(text, first)
+        if m is None:
+            return -1
+        word = _title_start(tp, text, fonts, m.end() - 1, end)
+    else:
+        word = first
     _, bold, italic = fonts.info(tp, word)
-    if not (bold or italic):
+    if not (bold or italic) or (continued is not None and (bold, italic) != continued):
         return -1
     last = first + len(text[first:end].rstrip()) - 1
     if fonts.info(tp, last)[1:] != (False, False):
@@ -334,11 +349,54 @@ def _lead_cut(
             return -1
         k = cut
     head = text[first:k].rstrip()
-    if not 2 <= len(head.split()) <= 13 or head[-1:] not in ".:" or sum(map(str.isalpha, head)) < 2:
+    fewest = 2 if continued is None else 1
+    if not fewest <= len(head.split()) <= 13 or head[-1:] not in ".:" or sum(map(str.isalpha, head)) < 2:
         return -1
-    if len(text[k:end].split()) < 2:
+    after = text[k:end].split()
+    if len(after) < 2 and not (after and after[0].endswith(_LINE_HYPHENS)):
         return -1  # the paragraph it runs into goes on for a few words
     return k
+
+
+def _continued_cut(
+    raw: Any,
+    tp: Any,
+    text: str,
+    fonts: _FontCache,
+    first: int,
+    end: int,
+    rects: list[tuple[float, float, float, float]],
+    size: float,
+    wrapping: tuple[tuple[bool, bool], float] | None,
+    cut: int | None = None,
+) -> int:
+    """Return where the text starts after the end of a run-in head that wrapped from the line above, else -1.
+
+    ``wrapping`` is the face and right edge of the line above where that line
+    is a numbered head from end to end; this line, flush with it on the
+    right, goes on with the head in its face up to the head's stop.
+    """
+    if wrapping is None or abs(max(r[2] for r in rects) - wrapping[1]) >= size:
+        return -1
+    return _lead_cut(raw, tp, text, fonts, first, end, cut, continued=wrapping[0])
+
+
+def _head_line_face(tp: Any, text: str, fonts: _FontCache, first: int, end: int) -> tuple[bool, bool] | None:
+    """Return the face of a line that is a numbered head in bold or italics from end to end, else None.
+
+    Where such a line fills its column, its title wraps: the next line may go
+    on with it and then run into its paragraph (a run-in head too long for
+    one line).
+    """
+    m = _LEAD_NUMBER.match(text, first)
+    if m is None:
+        return None
+    _, *face = fonts.info(tp, _title_start(tp, text, fonts, m.end() - 1, end))
+    last = first + len(text[first:end].rstrip()) - 1
+    head = (face[0], face[1])
+    if not any(head) or tuple(fonts.info(tp, last)[1:]) != head:
+        return None
+    return head
 
 
 def _title_start(tp: Any, text: str, fonts: _FontCache, k: int, end: int) -> int:
@@ -408,6 +466,8 @@ def extract_page_lines(page: Any, page_index: int, *, gap_em: float = 1.6) -> li
         lines: list[PdfLine] = []
         pos = 0
         row = 0
+        # the face and right edge of the line above where it is a numbered head from end to end
+        wrapping: tuple[tuple[bool, bool], float] | None = None
         for m in [*_LINE_BREAK.finditer(text), None]:
             end = m.start() if m is not None else len(text)
             start, pos = pos, (m.end() if m is not None else len(text))
@@ -448,11 +508,18 @@ def extract_page_lines(page: Any, page_index: int, *, gap_em: float = 1.6) -> li
                     cuts.append(runin)
                 else:
                     lead = _lead_cut(raw, tp, text, fonts, first, end)
+                    if lead < 0:
+                        lead = _continued_cut(raw, tp, text, fonts, first, end, rects, size, wrapping)
                     if lead > 0:
                         cuts.append(lead)
-            elif len(cuts) > 1 and _lead_cut(raw, tp, text, fonts, first, end, cuts[1]) == cuts[1]:
+            elif len(cuts) > 1 and cuts[1] in (
+                _lead_cut(raw, tp, text, fonts, first, end, cuts[1]),
+                _continued_cut(raw, tp, text, fonts, first, end, rects, size, wrapping, cuts[1]),
+            ):
                 lead = cuts[1]  # the head stands a wide gap before its text ("9.4. Accents.   Double ...")
             cuts.append(end)
+            face = _head_line_face(tp, text, fonts, first, end) if len(cuts) == 2 else None
+            wrapping = (face, max(r[2] for r in rects)) if face is not None else None
             pieces: list[tuple[int, int]] = list(itertools.pairwise(cuts))
             for a, b in pieces:
                 piece = text[a:b]
