@@ -14,7 +14,8 @@ from pathlib import Path
 from typing import Any
 
 from _pdfgen import Line, Page, body_lines, write_pdf
-from test_pdf_headings import levels, parse, titles
+from test_pdf_headings import Flow, levels, parse, titles
+from test_pdf_paper_layouts import _centre
 
 
 def _small_text(lines: list[Line], y: float, n: int, seed: int, size: float = 8.0) -> float:
@@ -292,3 +293,31 @@ def test_notes_nest_below_a_block_heading_that_the_contents_places():
     ranks = [3, 3, 4, 3, 3, 2]
     _notes_below_listed_block(candidates, ranks, [1, 3, 4])
     assert ranks == [3, 4, 5, 4, 4, 2]
+
+
+def test_a_certifications_centred_title_is_one_heading_and_a_continued_title_no_new_section(tmp_path: Path):
+    # an exhibit's title in bold capitals centred over three lines, its first breaking after "TO"
+    # before a line that opens on a label ("SECTION 906"); a statement's title repeated on a later
+    # page with "(Continued)" continues its section
+    f = Flow().para(4).heading("NOTES TO FINANCIAL STATEMENTS", 12).para(6).para(6)
+    f.new_page()
+    f.lines.append(Line("NOTES TO FINANCIAL STATEMENTS (Continued)", x=200, y=f.y, bold=True))
+    f.lines.append(Line("(Unaudited)", x=270, y=f.y - 12, bold=True))
+    f.y -= 40
+    f.para(6).para(6)
+    f.new_page()
+    opening = "In connection with the Quarterly Report of the Company on Form 10-Q for the quarter"
+    title = ["CERTIFICATION PURSUANT TO", "SECTION 906 OF THE SARBANES-OXLEY ACT OF 2002", "(18 U.S.C. 1350)"]
+    for text in title:
+        f.lines.append(Line(text, y=f.y, bold=True))
+        f.y -= 12
+    _centre(f.lines[-3:], Line(opening), tmp_path)
+    f.y -= 16
+    f.line(opening).para(6)
+    doc = parse(f.write(tmp_path / "exhibit.pdf"))
+    assert titles(doc) == [
+        "NOTES TO FINANCIAL STATEMENTS",
+        "CERTIFICATION PURSUANT TO SECTION 906 OF THE SARBANES-OXLEY ACT OF 2002 (18 U.S.C. 1350)",
+    ]
+    notes = doc.sections[0]
+    assert doc.pages[1].start < notes.end  # the continued page stays in the notes' section

@@ -985,3 +985,36 @@ def test_a_run_in_head_that_wraps_goes_on_to_its_stop_on_the_next_line(tmp_path:
     # the paragraph's words after the head stay in the text, in the head's section
     sec = next(s for s in doc.sections if s.title.startswith("2.2."))
     assert "This introduction to the R package" in doc.text[sec.start : sec.end]
+
+
+def test_a_bold_title_that_wraps_with_no_label_is_one_heading_where_it_stands_apart(tmp_path: Path) -> None:
+    # a conference class's unnumbered heads: a section in bold capitals centred over two lines, a
+    # sub-section in bold that fills its line and ends on a shorter one, each set well apart from
+    # the text above and below; two bold lines that run at the text's leading into their paragraph
+    # stay text
+    caps = ["ORDER-RESTRICTED SCORES TEST FOR THE EVALUATION", "OF RANKINGS"]
+    sub = "Quick Reference for Reading Data in the zoo Package and Applied Models"
+    opening = "This introduction to the R package Formula is a slightly modified version of the R"
+    *w_caps, w_sub, w_open = _widths(
+        [*(Line(t, bold=True) for t in (*caps, sub)), Line(opening)], tmp_path / "w"
+    )
+    assert w_open - 20 < w_sub <= w_open  # (the sub-section's first line fills the measure)
+    centred = [(t, 72 + (w_open - w) / 2) for t, w in zip(caps, w_caps, strict=True)]
+    notice = ["The figures below are unaudited and subject to change", "without notice by the company"]
+    f = Flow().heading("INTRODUCTION", 10).para(5)
+    for head, below in (
+        (centred, 10),
+        ([(sub, 72), ("Econometrics", 72)], 10),
+        ([(t, 72) for t in notice], 0),
+    ):
+        f.gap(16)
+        for text, x in head:
+            f.lines.append(Line(text, x=x, y=f.y, bold=True))
+            f.y -= 12
+        f.gap(below).line(opening).para(4)
+    doc = parse(f.write(tmp_path / "set-off.pdf"))
+    assert titles(doc) == [
+        "INTRODUCTION",
+        "ORDER-RESTRICTED SCORES TEST FOR THE EVALUATION OF RANKINGS",
+        "Quick Reference for Reading Data in the zoo Package and Applied Models Econometrics",
+    ]

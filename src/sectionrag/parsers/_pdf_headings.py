@@ -215,6 +215,7 @@ def find_headings(pages: list[list[PdfLine]], body: float) -> list[Candidate]:
             )
             # (a line in bold or italics that may be a title wrapping over two or three lines)
             wraps = (ln.bold or ln.italic) and _wrapped_title(lines, i)
+            set_off = wraps and _set_off_title(lines, i)
             ok = marginal or _is_heading_line(
                 ln,
                 prev,
@@ -227,6 +228,7 @@ def find_headings(pages: list[list[PdfLine]], body: float) -> list[Candidate]:
                 family,
                 _column_foot(lines, i),
                 wraps,
+                set_off,
             )
             if (
                 ok
@@ -325,7 +327,16 @@ def find_headings(pages: list[list[PdfLine]], body: float) -> list[Candidate]:
                     j += 1
                     continue
                 words = sum(len(g.text.split()) for g in group) + len(nxt.text.split())
-                wrapped = last.x1 - last.x0 >= 0.35 * text_width or last.size >= 1.3 * page_body
+                # (a short line that cannot end a title, centred, wraps all the same)
+                wrapped = (
+                    last.x1 - last.x0 >= 0.35 * text_width
+                    or last.size >= 1.3 * page_body
+                    or (
+                        _runs_on(last.text)
+                        and not last.text.endswith(",")
+                        and is_all_caps(last.text) == is_all_caps(nxt.text)
+                    )
+                )
                 # short lines of one style stacked flush under each other: one heading set line by line
                 stack = (
                     nxt.font == last.font
@@ -336,10 +347,12 @@ def find_headings(pages: list[list[PdfLine]], body: float) -> list[Candidate]:
                 if not stack and len(group) >= 3:
                     break
                 # a run-in capitals head over its text changes case; a title that breaks after "and"
-                # before an acronym ("Classes for IJDC and" / "IDCC") does not end there
-                case_change = is_all_caps(group[-1].text) != is_all_caps(nxt.text) and not _runs_on(
-                    group[-1].text
+                # before an acronym ("Classes for IJDC and" / "IDCC") does not end there; a short last
+                # word in capitals goes on with a title in capitals ("... FOR THE EVALUATION" / "OF")
+                nxt_caps = is_all_caps(nxt.text) or (
+                    len(nxt.text.split()) == 1 and nxt.text.isupper() and is_all_caps(group[-1].text)
                 )
+                case_change = is_all_caps(group[-1].text) != nxt_caps and not _runs_on(group[-1].text)
                 if (
                     same_style
                     and (wrapped or stack)
@@ -356,7 +369,9 @@ def find_headings(pages: list[list[PdfLine]], body: float) -> list[Candidate]:
                         or (longest > 20 and group[-1].text.endswith(";"))
                     )
                 ):
-                    if nxt_style is not None and nxt_style.kind != "caps":
+                    # (a line opening on a label starts a heading of its own, unless the title above
+                    # cannot end where it breaks: "CERTIFICATION PURSUANT TO" / "SECTION 906 OF ...")
+                    if nxt_style is not None and nxt_style.kind != "caps" and not _runs_on(group[-1].text):
                         break
                     group.append(nxt)
                     j += 1
@@ -444,6 +459,25 @@ def _wrapped_title(lines: list[PdfLine], i: int) -> bool:
     at the face's own leading, and upright text follows. A paragraph in
     that face runs longer or ends in a stop. (The caller asks for a label.)
     """
+    found = _title_run(lines, i)
+    if found is None:
+        return False
+    run, after = found
+    text = " ".join(r.text for r in run).rstrip()
+    return (
+        not after.italic
+        and not after.bold
+        and after.row != run[-1].row
+        and len(text.split()) <= 25
+        and text[-1:] not in ".,;:"
+    )
+
+
+_WORD = re.compile(r"[^\W_][\w'\u2019.-]*[,.:;?!]?")
+
+
+def _title_run(lines: list[PdfLine], i: int) -> tuple[list[PdfLine], PdfLine] | None:
+    """Return the two or three lines from ``lines[i]`` in its face at its leading, and the line after."""
     run = [lines[i]]
     k = i + 1
     while k < len(lines) and len(run) < 4:
@@ -456,16 +490,44 @@ def _wrapped_title(lines: list[PdfLine], i: int) -> bool:
         run.append(nxt)
         k += 1
     if not 2 <= len(run) <= 3 or k >= len(lines):
+        return None
+    return run, lines[k]
+
+
+def _set_off_title(lines: list[PdfLine], i: int) -> bool:
+    """Tell whether ``lines[i]`` opens a bold title that wraps, told by its shape with no label.
+
+    Its two or three lines (a wrapped title, ``_wrapped_title``) stand apart
+    from the lines above and below by well over their own leading, and they
+    are set as a title is: the first fills the measure of the text that
+    follows and the last is shorter, or they are centred on it
+    (``ORDER-RESTRICTED SCORES TEST FOR THE EVALUATION`` over ``OF``).
+    """
+    found = _title_run(lines, i)
+    if found is None or not all(r.bold for r in found[0]):
         return False
-    after = lines[k]
-    text = " ".join(r.text for r in run).rstrip()
-    return (
-        not after.italic
-        and not after.bold
-        and after.row != run[-1].row
-        and len(text.split()) <= 25
-        and text[-1:] not in ".,;:"
+    run, after = found
+    words = " ".join(r.text for r in run).split()
+    if sum(_WORD.fullmatch(w) is not None for w in words) < 0.75 * len(words):
+        return False  # (a command in bold, "defaults write $(mdls -name ...)", reads as no words)
+    size = run[0].size
+    leading = max(max(b.top - a.bottom for a, b in itertools.pairwise(run)), 0.1 * size)
+    prev = lines[i - 1] if i > 0 else None
+    above = run[0].top - prev.bottom if prev is not None and prev.bottom <= run[0].top else None
+    below = after.top - run[-1].bottom
+    apart = max(2.5 * leading, 0.8 * size)
+    if below < apart or (above is not None and above < apart):
+        return False
+    first, last = (r.x1 - r.x0 for r in (run[0], run[-1]))
+    # (a title's last line is the short one: well short where the first fills the measure)
+    fills = abs(run[0].x0 - after.x0) < size and run[0].x1 >= after.x1 - 2 * size and last < first - 2 * size
+    middle = (after.x0 + after.x1) / 2
+    centred = (
+        all(abs((r.x0 + r.x1) / 2 - middle) < size for r in run)
+        and run[0].x0 > after.x0 + size
+        and last <= first
     )
+    return fills or centred
 
 
 def _column_foot(lines: list[PdfLine], i: int) -> bool:
@@ -573,29 +635,37 @@ def _counted(title: str) -> tuple[str, int, int] | None:
     return " ".join(stem.lower().split()), k, n
 
 
+_CONTINUED = re.compile(r"\(\s*continued\s*\)|[-\u2013\u2014]\s*continued\s*$", re.IGNORECASE)
+
+
 def _without_continuations(candidates: list[Candidate]) -> list[Candidate]:
-    """Drop the headings that continue the one before: ``Example - 2/3`` right after ``Example - 1/3``.
+    """Drop the headings that continue an earlier one.
 
     Slides and long tables repeat one title over a run of pages with a
-    counter; the run is one section, under its first heading.
+    counter (``Example - 2/3`` right after ``Example - 1/3``); statements
+    and tables say so (``NOTES TO ... STATEMENTS (Continued)`` after ``NOTES
+    TO ... STATEMENTS``). The run is one section, under its first heading.
     """
     out: list[Candidate] = []
     last: tuple[str, int, int] | None = None
+    seen: list[str] = []
     for c in candidates:
         counted = _counted(c.title)
+        stem = normalize_for_match(_CONTINUED.sub(" ", c.title)) if _CONTINUED.search(c.title) else None
         if (
             counted is not None
             and last is not None
             and counted[0] == last[0]
             and counted[2] == last[2]
             and counted[1] == last[1] + 1
-        ):
+        ) or (stem and any(stem.startswith(t) or t.startswith(stem) for t in seen)):
             for g in c.lines:
                 g.role = "body"
             last = counted
             continue
         out.append(c)
         last = counted
+        seen.append(normalize_for_match(c.title))
     return out
 
 
@@ -828,6 +898,7 @@ def _is_heading_line(
     family: str | None = None,
     column_foot: bool = False,
     wraps: bool = False,
+    set_off: bool = False,
 ) -> bool:
     # a small-capitals face ("TeXPalladioL-SC", "cmcsc10") shows its lower-case letters as capitals;
     # read so only behind a section number ("2.1 a new section"): an unnumbered line in small
@@ -949,7 +1020,8 @@ def _is_heading_line(
         check = rest
     # a display title that wraps after a comma onto a line of its own face goes on there, and so
     # does a labelled title of a few lines ("A. Constant Partying ctree Parties, Models," / "Mobsters")
-    labelled_wrap = wraps and _STOPPED_NUMBER.match(text) is not None
+    # (or a bold title of a few lines that stands apart as titles do, with no label)
+    labelled_wrap = wraps and (_STOPPED_NUMBER.match(text) is not None or set_off)
     wraps_on = labelled_wrap or (
         check.endswith(",")
         and ln.size >= 1.4 * body
@@ -1050,7 +1122,7 @@ def _is_heading_line(
             and not (numbered and style is not None and reads_as_labelled_title(style))
         ):
             return False
-        return spaced and (numbered or gap_below > line_gap * 1.3 or len(words) <= 8)
+        return spaced and (numbered or labelled_wrap or gap_below > line_gap * 1.3 or len(words) <= 8)
     if ln.italic and (ratio >= 0.92 or small_italic) and not is_all_caps(text):
         # an italic run-in line at body size ("Cash Flows", "Note 2. Revenue Recognition"):
         # short, set apart above, and followed by upright text, not by more italics
