@@ -214,8 +214,9 @@ def find_headings(pages: list[list[PdfLine]], body: float) -> list[Candidate]:
                 and _is_margin_heading(ln)
             )
             # (a line in bold or italics that may be a title wrapping over two or three lines)
-            wraps = (ln.bold or ln.italic) and _wrapped_title(lines, i)
-            set_off = wraps and _set_off_title(lines, i)
+            run = _title_run(lines, i) if ln.bold or ln.italic else None
+            wraps = run is not None and _wrapped_title(*run)
+            set_off = run is not None and wraps and _set_off_title(*run, prev)
             ok = marginal or _is_heading_line(
                 ln,
                 prev,
@@ -450,8 +451,8 @@ def _small_capitals_wrap(last: PdfLine, nxt: PdfLine) -> bool:
     )
 
 
-def _wrapped_title(lines: list[PdfLine], i: int) -> bool:
-    """Tell whether ``lines[i]``, a line in bold or italics, may be a title that wraps.
+def _wrapped_title(run: list[PdfLine], after: PdfLine) -> bool:
+    """Tell whether ``run``, lines in bold or italics (``_title_run``), may be a title that wraps.
 
     IEEE sets a sub-section's title in the text's italics (``B. Genetic
     Optimization Using Derivatives Various Versatile``), REVTeX in bold a
@@ -459,10 +460,6 @@ def _wrapped_title(lines: list[PdfLine], i: int) -> bool:
     at the face's own leading, and upright text follows. A paragraph in
     that face runs longer or ends in a stop. (The caller asks for a label.)
     """
-    found = _title_run(lines, i)
-    if found is None:
-        return False
-    run, after = found
     text = " ".join(r.text for r in run).rstrip()
     return (
         not after.italic
@@ -494,8 +491,8 @@ def _title_run(lines: list[PdfLine], i: int) -> tuple[list[PdfLine], PdfLine] | 
     return run, lines[k]
 
 
-def _set_off_title(lines: list[PdfLine], i: int) -> bool:
-    """Tell whether ``lines[i]`` opens a bold title that wraps, told by its shape with no label.
+def _set_off_title(run: list[PdfLine], after: PdfLine, prev: PdfLine | None) -> bool:
+    """Tell whether ``run`` (``_title_run``, under ``prev``) is a bold title that wraps, told by its shape.
 
     Its two or three lines (a wrapped title, ``_wrapped_title``) stand apart
     from the lines above and below by well over their own leading, and they
@@ -503,16 +500,13 @@ def _set_off_title(lines: list[PdfLine], i: int) -> bool:
     follows and the last is shorter, or they are centred on it
     (``ORDER-RESTRICTED SCORES TEST FOR THE EVALUATION`` over ``OF``).
     """
-    found = _title_run(lines, i)
-    if found is None or not all(r.bold for r in found[0]):
+    if not all(r.bold for r in run):
         return False
-    run, after = found
     words = " ".join(r.text for r in run).split()
     if sum(_WORD.fullmatch(w) is not None for w in words) < 0.75 * len(words):
         return False  # (a command in bold, "defaults write $(mdls -name ...)", reads as no words)
     size = run[0].size
     leading = max(max(b.top - a.bottom for a, b in itertools.pairwise(run)), 0.1 * size)
-    prev = lines[i - 1] if i > 0 else None
     above = run[0].top - prev.bottom if prev is not None and prev.bottom <= run[0].top else None
     below = after.top - run[-1].bottom
     apart = max(2.5 * leading, 0.8 * size)

@@ -318,13 +318,9 @@ def _lead_cut(
     A paragraph that opens with the line's last word broken by a hyphen
     (``Matrix. Se-``) counts as going on.
     """
-    if continued is None:
-        m = _LEAD_NUMBER.match(text, first)
-        if m is None:
-            return -1
-        word = _title_start(tp, text, fonts, m.end() - 1, end)
-    else:
-        word = first
+    word = first if continued is not None else _numbered_title_at(tp, text, fonts, first, end)
+    if word < 0:
+        return -1
     _, bold, italic = fonts.info(tp, word)
     if not (bold or italic) or (continued is not None and (bold, italic) != continued):
         return -1
@@ -358,29 +354,6 @@ def _lead_cut(
     return k
 
 
-def _continued_cut(
-    raw: Any,
-    tp: Any,
-    text: str,
-    fonts: _FontCache,
-    first: int,
-    end: int,
-    rects: list[tuple[float, float, float, float]],
-    size: float,
-    wrapping: tuple[tuple[bool, bool], float] | None,
-    cut: int | None = None,
-) -> int:
-    """Return where the text starts after the end of a run-in head that wrapped from the line above, else -1.
-
-    ``wrapping`` is the face and right edge of the line above where that line
-    is a numbered head from end to end; this line, flush with it on the
-    right, goes on with the head in its face up to the head's stop.
-    """
-    if wrapping is None or abs(max(r[2] for r in rects) - wrapping[1]) >= size:
-        return -1
-    return _lead_cut(raw, tp, text, fonts, first, end, cut, continued=wrapping[0])
-
-
 def _head_line_face(tp: Any, text: str, fonts: _FontCache, first: int, end: int) -> tuple[bool, bool] | None:
     """Return the face of a line that is a numbered head in bold or italics from end to end, else None.
 
@@ -388,15 +361,20 @@ def _head_line_face(tp: Any, text: str, fonts: _FontCache, first: int, end: int)
     on with it and then run into its paragraph (a run-in head too long for
     one line).
     """
-    m = _LEAD_NUMBER.match(text, first)
-    if m is None:
+    word = _numbered_title_at(tp, text, fonts, first, end)
+    if word < 0:
         return None
-    _, *face = fonts.info(tp, _title_start(tp, text, fonts, m.end() - 1, end))
+    _, bold, italic = fonts.info(tp, word)
     last = first + len(text[first:end].rstrip()) - 1
-    head = (face[0], face[1])
-    if not any(head) or tuple(fonts.info(tp, last)[1:]) != head:
+    if not (bold or italic) or fonts.info(tp, last)[1:] != (bold, italic):
         return None
-    return head
+    return bold, italic
+
+
+def _numbered_title_at(tp: Any, text: str, fonts: _FontCache, first: int, end: int) -> int:
+    """Return where the title starts after a line's opening section number (``9.1.``, ``1)``), else -1."""
+    m = _LEAD_NUMBER.match(text, first)
+    return -1 if m is None else _title_start(tp, text, fonts, m.end() - 1, end)
 
 
 def _title_start(tp: Any, text: str, fonts: _FontCache, k: int, end: int) -> int:
@@ -502,24 +480,30 @@ def extract_page_lines(page: Any, page_index: int, *, gap_em: float = 1.6) -> li
             # heading on the paragraph's first baseline) is a piece of its own
             runin = -1
             lead = -1
+            # (the line above, a numbered head filling the column in its face, may end on this line)
+            edge = max(r[2] for r in rects)
+            continued = wrapping[0] if wrapping is not None and abs(edge - wrapping[1]) < size else None
             if len(cuts) == 1 and len(rects) > 1 and size > 0:
                 runin = _run_in_cut(raw, tp, text, fonts, rects, first, end, size, height)
                 if runin > 0:
                     cuts.append(runin)
                 else:
                     lead = _lead_cut(raw, tp, text, fonts, first, end)
-                    if lead < 0:
-                        lead = _continued_cut(raw, tp, text, fonts, first, end, rects, size, wrapping)
+                    if lead < 0 and continued is not None:
+                        lead = _lead_cut(raw, tp, text, fonts, first, end, continued=continued)
                     if lead > 0:
                         cuts.append(lead)
-            elif len(cuts) > 1 and cuts[1] in (
-                _lead_cut(raw, tp, text, fonts, first, end, cuts[1]),
-                _continued_cut(raw, tp, text, fonts, first, end, rects, size, wrapping, cuts[1]),
+            elif len(cuts) > 1 and (
+                _lead_cut(raw, tp, text, fonts, first, end, cuts[1]) == cuts[1]
+                or (
+                    continued is not None
+                    and _lead_cut(raw, tp, text, fonts, first, end, cuts[1], continued) == cuts[1]
+                )
             ):
                 lead = cuts[1]  # the head stands a wide gap before its text ("9.4. Accents.   Double ...")
             cuts.append(end)
             face = _head_line_face(tp, text, fonts, first, end) if len(cuts) == 2 else None
-            wrapping = (face, max(r[2] for r in rects)) if face is not None else None
+            wrapping = (face, edge) if face is not None else None
             pieces: list[tuple[int, int]] = list(itertools.pairwise(cuts))
             for a, b in pieces:
                 piece = text[a:b]
@@ -552,9 +536,8 @@ def extract_page_lines(page: Any, page_index: int, *, gap_em: float = 1.6) -> li
                     pass  # the text after a run-in head: its own face, read as usual
                 elif a == start and lead > 0:
                     # a run-in head takes its title's face (its number and full stop may be upright)
-                    title_at = _LEAD_NUMBER.match(text, i0)
-                    if title_at is not None:
-                        word = _title_start(tp, text, fonts, title_at.end() - 1, b)
+                    word = _numbered_title_at(tp, text, fonts, i0, b)
+                    if word >= 0:
                         font, bold, italic = fonts.info(tp, word)
                     i1 = i0  # (no vote of the middle and last characters)
                 if i1 > i0:
