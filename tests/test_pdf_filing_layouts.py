@@ -321,3 +321,39 @@ def test_a_certifications_centred_title_is_one_heading_and_a_continued_title_no_
     ]
     notes = doc.sections[0]
     assert doc.pages[1].start < notes.end  # the continued page stays in the notes' section
+
+
+def _statement_rows(f: Flow, labels: list[str], *, pitch: float = 12.0) -> None:
+    """Rows of a statement: a label at the left, two figures in columns at the right."""
+    for k, label in enumerate(labels):
+        f.lines.append(Line(label, x=72, y=f.y))
+        f.lines.append(Line(f"{1200 + 37 * k:,}", x=400, y=f.y))
+        f.lines.append(Line(f"{980 + 41 * k:,}", x=490, y=f.y))
+        f.y -= pitch
+
+
+def test_a_tables_group_labels_and_column_heads_set_alone_in_their_rows_are_no_sections(tmp_path: Path):
+    # a balance sheet: bold group labels ("Assets", "Liabilities") alone in their rows between its
+    # rows of figures, a bold column head ("Reported as") alone over its columns at the right; a
+    # bold heading over a table keeps a heading's space under it and stays a section
+    f = Flow().heading("Item 1. Financial Statements", 12).para(3)
+    f.heading("Condensed Balance Sheets", 10)
+    f.lines.append(Line("Reported as", x=470, y=f.y, bold=True))
+    f.y -= 12
+    f.lines.append(Line("June 30, 2023", x=390, y=f.y, bold=True))
+    f.lines.append(Line("June 30, 2022", x=480, y=f.y, bold=True))
+    f.y -= 16
+    f.lines.append(Line("Assets", x=72, y=f.y, bold=True))
+    f.y -= 12
+    _statement_rows(f, ["Cash and cash equivalents", "Accounts receivable", "Inventories", "Total assets"])
+    f.y -= 8
+    f.lines.append(Line("Liabilities", x=72, y=f.y, bold=True))
+    f.y -= 12
+    _statement_rows(f, ["Accounts payable", "Accrued expenses", "Total liabilities"])
+    f.y -= 10
+    f.para(3).heading("Revenue by Segment", 10).gap(4)
+    _statement_rows(f, ["Products", "Services", "Total revenue"])
+    f.y -= 10
+    f.para(4)
+    doc = parse(f.write(tmp_path / "statements.pdf"))
+    assert titles(doc) == ["Item 1. Financial Statements", "Condensed Balance Sheets", "Revenue by Segment"]

@@ -29,7 +29,7 @@ from sectionrag.parsers._pdf_faces import (
     term_styles,
     text_left,
 )
-from sectionrag.parsers._pdf_layout import in_other_column, lines_by_row, prose_columns
+from sectionrag.parsers._pdf_layout import in_other_column, lines_by_row, prose_columns, right_column_start
 from sectionrag.parsers._pdfium import CODE_FONT, PdfLine, font_family
 from sectionrag.parsers._sections import WORD_EDGES, join_title_lines, normalize_title
 from sectionrag.parsers.headings import (
@@ -259,6 +259,8 @@ def find_headings(pages: list[list[PdfLine]], body: float) -> list[Candidate]:
                 )
             ):
                 ok = False  # a table's header or row label: bold cells or figures share its row
+            if ok and not marginal and not numbering_order(ln.text)[1] and _alone_in_table(ln, by_row, body):
+                ok = False  # a table's group label or column head set alone in its row ("Assets")
             if ok and not marginal and _after_text(ln, by_row, columns):
                 ok = False  # the rest of a line of text set in another face (a cited title in italics)
             if (
@@ -587,6 +589,85 @@ def _under_table_caption(lines: list[PdfLine], i: int, body: float) -> bool:
     return False
 
 
+def _alone_in_table(ln: PdfLine, by_row: dict[int, list[PdfLine]], body: float) -> bool:
+    """Tell a table's label or column head set alone in its row from a heading over a table.
+
+    A statement's group label (``Assets``, ``Liabilities (1)``) stands
+    between rows of its table: one above it a line or two away, and one
+    tight under it (perhaps after a short sub-label, ``Current assets:``),
+    a little further where the page sets its table rows far apart. A column
+    head (``Reported as`` over ``Amortized Cost``) stands at most a line's
+    height over its table's rows, at the text's size, far right of where
+    the page's lines start and not centred on them. A heading over a table
+    keeps the space a heading has under it.
+    """
+    # (on a page of two columns of prose, only the pieces of the column ``ln`` stands in)
+    right_column = right_column_start([p for pieces in by_row.values() for p in pieces])
+    if right_column is not None:
+        side = ln.x0 >= right_column - 3
+        by_row = {
+            r: kept
+            for r, pieces in by_row.items()
+            if (kept := [p for p in pieces if (p.x0 >= right_column - 3) == side])
+        }
+    rows = sorted(by_row, key=lambda r: min(p.top for p in by_row[r]))
+    spans = {r: (min(p.top for p in by_row[r]), max(p.bottom for p in by_row[r])) for r in rows}
+    table_gaps = [
+        spans[b][0] - spans[a][1]
+        for a, b in itertools.pairwise(rows)
+        if all(any(p.role == "table" for p in by_row[r]) for r in (a, b))
+    ]
+    size = max(ln.size, body)  # (a table's rows set far apart allow a little more, up to a line)
+    tight = max(0.9 * size, min(1.25 * statistics.median(table_gaps), size) if table_gaps else 0.0)
+    k = rows.index(ln.row)
+    below = [by_row[r] for r in rows[k + 1 : k + 4]]
+    above = [by_row[r] for r in reversed(rows[max(0, k - 3) : k])]
+    if _table_rows_reached(ln, below, tight, tight, down=True) and _table_rows_reached(
+        ln, above, 2.5 * size, tight, down=False
+    ):
+        return True
+    pieces = [p for r in rows for p in by_row[r] if p.role != "furniture"]
+    left = min(p.x0 for p in pieces)
+    right = max(p.x1 for p in pieces)
+    width = right - left
+    off_centre = abs((ln.x0 + ln.x1) / 2 - (left + right) / 2) > 0.03 * width
+    return (
+        ln.size < 1.15 * body
+        and ln.x0 > left + 0.3 * width
+        and off_centre
+        # (a column head may stand a line's height over the header row under it)
+        and _table_rows_reached(ln, below, max(tight, size), tight, down=True)
+    )
+
+
+def _table_rows_reached(
+    ln: PdfLine, rows: list[list[PdfLine]], first_gap: float, gap: float, *, down: bool
+) -> bool:
+    """Tell whether rows of a table follow ``ln`` (below it, or above it) across short rows only.
+
+    ``rows`` are the rows next to ``ln`` in that direction, nearest first;
+    the first may stand ``first_gap`` away, each next one ``gap`` from the
+    one before. A row of three cells or more is a table's, and one of two
+    where one is a figure or both are bold (a header row over its columns;
+    two lines of prose side by side are a page of two columns); a row
+    holding a line of prose, or the page's furniture, ends the search.
+    """
+    edge = ln.bottom if down else ln.top
+    for step, pieces in enumerate(rows):
+        top = min(p.top for p in pieces)
+        bottom = max(p.bottom for p in pieces)
+        if (top - edge if down else edge - bottom) > (first_gap if step == 0 else gap):
+            return False
+        if any(p.role in ("furniture", "toc") or len(p.text.split()) > 6 for p in pieces):
+            return False
+        if len(pieces) >= 3 or (
+            len(pieces) == 2 and (all(p.bold for p in pieces) or any(_is_figure(p.text) for p in pieces))
+        ):
+            return True
+        edge = bottom if down else top
+    return False
+
+
 def _without_figure_art(candidates: list[Candidate], pages: list[list[PdfLine]]) -> list[Candidate]:
     """Drop the words drawn inside a figure, over its caption and larger than the numbered headings.
 
@@ -812,12 +893,17 @@ def _staggered(ln: PdfLine, by_row: dict[int, list[PdfLine]]) -> list[PdfLine]:
     return out
 
 
+def _is_figure(text: str) -> bool:
+    """Tell a figure of a table (``1,279``, ``$ 14,645 $``, ``(2)%``): digits and no letters."""
+    return any(ch.isdigit() for ch in text) and not any(ch.isalpha() for ch in text)
+
+
 def _cell_beside(ln: PdfLine, other: PdfLine) -> bool:
     """Tell whether ``other``, in the same row as ``ln``, makes it a table row: a bold cell or a figure."""
     if other.role in ("furniture", "toc"):
         return False
     if not any(ch.isalpha() for ch in other.text):
-        return any(ch.isdigit() for ch in other.text)
+        return _is_figure(other.text)
     same_style = other.bold == ln.bold and abs(other.size - ln.size) < 0.6
     return same_style and ln.bold and len(other.text.split()) <= 6
 
