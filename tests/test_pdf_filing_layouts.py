@@ -357,3 +357,19 @@ def test_a_tables_group_labels_and_column_heads_set_alone_in_their_rows_are_no_s
     f.para(4)
     doc = parse(f.write(tmp_path / "statements.pdf"))
     assert titles(doc) == ["Item 1. Financial Statements", "Condensed Balance Sheets", "Revenue by Segment"]
+
+
+def test_a_label_opening_on_an_amount_is_no_section(tmp_path: Path):
+    # a walk from one period's operating income to the next: bold totals opening on their amounts
+    # ("2,073 Q3 2023 Operating Income", "(139) Q3 2022 ...") between lines of changes; a section
+    # number is never written with a thousands separator, nor as three digits in parentheses
+    f = Flow().heading("Operating Income Summary", 12).para(3)
+    f.lines.append(Line("2,073 Q3 2023 Operating Income", x=90, y=f.y, bold=True))
+    f.y -= 12
+    for change in ("562 Lower period charges from the sell-through", "352 Lower operating expenses"):
+        f.line(change, x=90)
+    f.lines.append(Line("(139) Q3 2022 Operating Income", x=90, y=f.y, bold=True))
+    f.y -= 18
+    f.para(4).heading("Gross Margin", 12).para(4)
+    doc = parse(f.write(tmp_path / "walk.pdf"))
+    assert titles(doc) == ["Operating Income Summary", "Gross Margin"]

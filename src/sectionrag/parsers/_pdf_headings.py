@@ -261,6 +261,8 @@ def find_headings(pages: list[list[PdfLine]], body: float) -> list[Candidate]:
                 ok = False  # a table's header or row label: bold cells or figures share its row
             if ok and not marginal and not numbering_order(ln.text)[1] and _alone_in_table(ln, by_row, body):
                 ok = False  # a table's group label or column head set alone in its row ("Assets")
+            if ok and _AMOUNT.match(ln.text):
+                ok = False  # a chart label opening on an amount ("2,073 Q3 2023 Operating Income")
             if ok and not marginal and _after_text(ln, by_row, columns):
                 ok = False  # the rest of a line of text set in another face (a cited title in italics)
             if (
@@ -935,6 +937,11 @@ def _continues_text(ln: PdfLine, other: PdfLine, columns: set[int]) -> bool:
     )
 
 
+# an amount, never a section number: a thousands separator ("2,073", "$1,174") or a negative
+# figure of three digits or more in parentheses ("(139)")
+_AMOUNT = re.compile(
+    r"^(?:\(?[$\u20ac\u00a3\u00a5]?\s?\d{1,3}(?:,\d{3})+(?:\.\d+)?\)?|\(\d{3,}(?:\.\d+)?\))(?:\s|$)"
+)
 _BARE_PAGE = re.compile(r"^(?:\d{1,4}|[ivxlc]{1,6})$")
 
 
