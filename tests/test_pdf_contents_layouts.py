@@ -529,3 +529,48 @@ def test_chinese_thesis_references_left_out_of_the_contents_stand_with_the_chapt
     got = {h.title: h.rank for h in rank_headings(candidates, offsets)}
     assert got["\u53c2\u8003\u6587\u732e"] == got["\u81f4 \u8c22"] == got["Abstract"], got
     assert got["1.1 \u7814\u7a76\u5185\u5bb9"] == got["Abstract"] + 1
+
+
+def test_a_contents_entry_that_adds_a_statements_period_finds_its_title(tmp_path: Path):
+    # a filing's contents lists its statements with the period each covers ("... of Income for the
+    # Six Months Ended June 30, 2023"), while their pages print the title alone in bold capitals:
+    # each statement is found through its entry and all of them stand at one level under the Item
+    f = Flow()
+    f.heading("ACME Corp Quarterly Report", 18, before=0).para(4).new_page()
+    contents = f.pages[-1]
+    f.new_page()
+    f.heading("PART I. FINANCIAL INFORMATION", 12, before=0)
+    f.heading("Item 1. Financial Statements", 11).para(3)
+    listed: list[tuple[str, int, float]] = [
+        ("PART I. FINANCIAL INFORMATION", 3, 72.0),
+        ("Item 1. Financial Statements", 3, 72.0),
+    ]
+    statements = [
+        (
+            "CONDENSED STATEMENTS OF INCOME",
+            "Condensed Statements of Income for the Six Months Ended June 30, 2023",
+        ),
+        ("CONDENSED BALANCE SHEETS", "Condensed Balance Sheets"),
+        (
+            "CONDENSED STATEMENTS OF CASH FLOWS",
+            "Condensed Statements of Cash Flows for the Six Months Ended June 30, 2023",
+        ),
+        ("NOTES TO CONDENSED FINANCIAL STATEMENTS", "Notes to Condensed Financial Statements"),
+    ]
+    for printed, entry in statements:
+        if printed != statements[0][0]:
+            f.new_page()
+        f.heading(printed, 10, x=200, before=0 if printed != statements[0][0] else 14).para(8)
+        listed.append((entry, len(f.pages), 90.0))
+    f.new_page().heading("Item 2. Management's Discussion and Analysis", 11, before=0).para(8)
+    listed.append(("Item 2. Management's Discussion and Analysis", len(f.pages), 72.0))
+    contents.lines.append(Line("TABLE OF CONTENTS", x=230, y=720, size=12, bold=True))
+    y = 680.0
+    for title, page, x in listed:
+        contents.lines.append(Line(title, x=x, y=y))
+        contents.lines.append(Line(str(page), x=520, y=y))
+        y -= 16
+    doc = parse(f.write(tmp_path / "statements-contents.pdf"))
+    levels = {title: level for level, title in tree(doc)}
+    item = levels["Item 1. Financial Statements"]
+    assert [levels[printed] for printed, _ in statements] == [item + 1] * 4

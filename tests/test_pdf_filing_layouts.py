@@ -373,3 +373,26 @@ def test_a_label_opening_on_an_amount_is_no_section(tmp_path: Path):
     f.para(4).heading("Gross Margin", 12).para(4)
     doc = parse(f.write(tmp_path / "walk.pdf"))
     assert titles(doc) == ["Operating Income Summary", "Gross Margin"]
+
+
+def test_a_statements_title_over_its_notes_in_parentheses_is_a_section_and_its_notes_are_not(tmp_path: Path):
+    # a statement's centred bold title over its unit note and "(Unaudited)", both bold and set
+    # tight under it: the title is a section (the notes make it no bold paragraph), the notes are not
+    f = Flow().heading("Item 1. Financial Statements", 12).para(3)
+    f.y -= 14
+    for text, x in (
+        ("CONDENSED CONSOLIDATED STATEMENTS OF INCOME", 183),
+        ("(In millions, except per share data)", 233),
+        ("(Unaudited)", 282),
+    ):
+        f.lines.append(Line(text, x=x, y=f.y, bold=True))
+        f.y -= 11
+    f.y -= 14
+    f.lines.append(Line("June 30, 2023", x=390, y=f.y, bold=True))
+    f.lines.append(Line("June 30, 2022", x=480, y=f.y, bold=True))
+    f.y -= 16
+    _statement_rows(f, ["Revenue", "Cost of revenue", "Gross profit", "Net income"])
+    f.y -= 10
+    f.para(4)
+    doc = parse(f.write(tmp_path / "income.pdf"))
+    assert titles(doc) == ["Item 1. Financial Statements", "CONDENSED CONSOLIDATED STATEMENTS OF INCOME"]

@@ -261,6 +261,8 @@ def find_headings(pages: list[list[PdfLine]], body: float) -> list[Candidate]:
                 ok = False  # a table's header or row label: bold cells or figures share its row
             if ok and not marginal and not numbering_order(ln.text)[1] and _alone_in_table(ln, by_row, body):
                 ok = False  # a table's group label or column head set alone in its row ("Assets")
+            if ok and _PARENTHESISED.match(ln.text):
+                ok = False  # a note under a title ("(In millions, except per share data)", "(Unaudited)")
             if ok and _AMOUNT.match(ln.text):
                 ok = False  # a chart label opening on an amount ("2,073 Q3 2023 Operating Income")
             if ok and not marginal and _after_text(ln, by_row, columns):
@@ -649,10 +651,12 @@ def _table_rows_reached(
 
     ``rows`` are the rows next to ``ln`` in that direction, nearest first;
     the first may stand ``first_gap`` away, each next one ``gap`` from the
-    one before. A row of three cells or more is a table's, and one of two
-    where one is a figure or both are bold (a header row over its columns;
-    two lines of prose side by side are a page of two columns); a row
-    holding a line of prose, or the page's furniture, ends the search.
+    one before. A row of cells is a table's where one of them is a figure
+    and the layout reader read it as a table's row (its label may then be
+    long), or where none is a line of prose and there are
+    three or more, or all are bold (a header row over its columns; two lines
+    side by side are a page of two columns). A row holding a line of prose,
+    or the page's furniture, ends the search.
     """
     edge = ln.bottom if down else ln.top
     for step, pieces in enumerate(rows):
@@ -660,12 +664,16 @@ def _table_rows_reached(
         bottom = max(p.bottom for p in pieces)
         if (top - edge if down else edge - bottom) > (first_gap if step == 0 else gap):
             return False
-        if any(p.role in ("furniture", "toc") or len(p.text.split()) > 6 for p in pieces):
+        if any(p.role in ("furniture", "toc") for p in pieces):
             return False
-        if len(pieces) >= 3 or (
-            len(pieces) == 2 and (all(p.bold for p in pieces) or any(_is_figure(p.text) for p in pieces))
+        prose = any(len(p.text.split()) > 6 for p in pieces)
+        if len(pieces) >= 2 and (
+            (any(_is_figure(p.text) for p in pieces) and any(p.role == "table" for p in pieces))
+            or (not prose and (len(pieces) >= 3 or all(p.bold for p in pieces)))
         ):
             return True
+        if prose:
+            return False
         edge = bottom if down else top
     return False
 
@@ -942,6 +950,7 @@ def _continues_text(ln: PdfLine, other: PdfLine, columns: set[int]) -> bool:
 _AMOUNT = re.compile(
     r"^(?:\(?[$\u20ac\u00a3\u00a5]?\s?\d{1,3}(?:,\d{3})+(?:\.\d+)?\)?|\(\d{3,}(?:\.\d+)?\))(?:\s|$)"
 )
+_PARENTHESISED = re.compile(r"^\([^()]*\)$")
 _BARE_PAGE = re.compile(r"^(?:\d{1,4}|[ivxlc]{1,6})$")
 
 
@@ -1190,6 +1199,7 @@ def _is_heading_line(
             and not nxt.lead
             and abs(nxt.size - ln.size) < 0.3
             and gap_below < line_gap * 1.6
+            and not _PARENTHESISED.match(nxt.text)  # (a title over its note: "(In millions)")
         )
         # a stack of short bold labels over one description ("Cyan Gamma Value", "Red Gamma Value")
         stacked = (

@@ -41,6 +41,9 @@ _TRAILING_PAGE = re.compile(rf"^(?P<title>.*?\S)\s+(?P<page>{_PAGE})$", re.I)
 _ENDS_IN_PAGE = re.compile(r"(?:^|[^0-9A-Za-z])(?:\d{1,4}|[ivxlc]{1,7})$", re.I)
 _BULLETS = "\u2022\u25e6\u25aa\u25a0\u25cf\u2666\u2013\u2014*>\uf0b7\uf0a7"
 _DIGIT_RUN = re.compile(r"\d+")
+# how a contents entry may qualify a title that its page prints without it: the period a statement
+# covers, with its year ("... of Income for the Three Months Ended June 30, 2023", "... as of June 30, 2023")
+_PERIOD = re.compile(r"(?:for the|as of|as at|ended) .*\b(?:19|20)\d\d\b")
 _CAPTION = re.compile(r"^(?:Table|Figure|Fig\.|Listing|Exhibit|Chart|Plate|Example)\s+[\dA-Z]", re.I)
 _LISTS = frozenset(
     {
@@ -416,6 +419,8 @@ def _matches(target: str, text: str) -> bool:
         return False
     if target == text:
         return True
+    if len(text) >= 8 and target.startswith(text + " ") and _PERIOD.match(target[len(text) + 1 :]):
+        return True  # the contents adds the period its page prints apart ("... of Income for the Three ...")
     if _DIGIT_RUN.findall(target) != _DIGIT_RUN.findall(text):
         return False  # "October 31, 2022" is not "October 31, 2021"
     short, long_ = (target, text) if len(target) <= len(text) else (text, target)
