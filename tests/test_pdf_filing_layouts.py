@@ -396,3 +396,31 @@ def test_a_statements_title_over_its_notes_in_parentheses_is_a_section_and_its_n
     f.para(4)
     doc = parse(f.write(tmp_path / "income.pdf"))
     assert titles(doc) == ["Item 1. Financial Statements", "CONDENSED CONSOLIDATED STATEMENTS OF INCOME"]
+
+
+def test_statement_titles_over_a_note_centred_under_them_are_sections(tmp_path: Path):
+    # each statement opens its page with a bold centred title over "(In millions)" centred under
+    # it in the text's face: the note is no definition's description, the titles are no terms
+    f = Flow().heading("Item 1. Financial Statements", 12).para(3)
+    titles_printed = [
+        "CONDENSED STATEMENTS OF OPERATIONS (Unaudited)",
+        "CONDENSED STATEMENTS OF COMPREHENSIVE INCOME (Unaudited)",
+        "CONDENSED BALANCE SHEETS (Unaudited)",
+        "CONDENSED STATEMENTS OF CASH FLOWS (Unaudited)",
+    ]
+    notes = [
+        "(In millions)",
+        "(In millions, except per share data)",
+        "(In thousands)",
+        "(In millions of dollars)",
+    ]
+    for title, text in zip(titles_printed, notes, strict=True):
+        f.new_page()
+        head = Line(title, y=f.y, bold=True)
+        note = Line(text, y=f.y - 11)  # (each page its own note: one repeated is a running head)
+        _centre([head, note], Line("x" * 90), tmp_path)
+        f.lines.extend([head, note])
+        f.y -= 36
+        f.para(6)
+    doc = parse(f.write(tmp_path / "statements.pdf"))
+    assert titles(doc) == ["Item 1. Financial Statements", *titles_printed]

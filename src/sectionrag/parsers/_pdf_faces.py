@@ -268,7 +268,8 @@ def hangs(lines: list[PdfLine], i: int, body: float) -> bool:
     A definition list sets each term flush and its description indented under
     it, every line of it (``Constant: SHA256_DIGEST_SIZE`` over ``The size of
     a SHA256 digest``); a heading's text starts where the heading does, or
-    indents its first line only.
+    indents its first line only, and a title centred on the page has its
+    note centred under it.
     """
     ln = lines[i]
     k = i + 1
@@ -285,6 +286,12 @@ def hangs(lines: list[PdfLine], i: int, body: float) -> bool:
         or not 0 <= text.top - lines[k - 1].bottom < 2 * body
     ):
         return False
+    if text.x1 <= ln.x1 + 1 and abs(text.x0 + text.x1 - ln.x0 - ln.x1) < 0.5 * body:
+        # a title centred on the page over a shorter line centred under it ("(In millions)")
+        page = [o for o in lines if o.role != "furniture"]
+        left = min(o.x0 for o in page)
+        if ln.x0 > left + 2 * body and abs(ln.x0 + ln.x1 - left - max(o.x1 for o in page)) < body:
+            return False
     after = lines[k + 1] if k + 1 < len(lines) else None
     if after is None or after.bold or after.italic or abs(after.size - body) >= 0.6:
         return True  # a one-line description, then the next term or the end
