@@ -13,7 +13,7 @@ import itertools
 import re
 from collections import Counter
 
-from sectionrag.parsers._pdf_layout import right_column_start
+from sectionrag.parsers._pdf_layout import in_right_column, right_column_start
 from sectionrag.parsers._pdfium import CODE_FONT, PdfLine
 
 __all__ = [
@@ -132,7 +132,7 @@ def small_heading_styles(pages: list[list[PdfLine]], body: float) -> set[Style]:
     for lines in pages:
         # (alone in its row of its column: a table in the other column does not count)
         right = right_column_start(lines)
-        pieces = Counter((ln.row, right is not None and ln.x0 >= right - 3) for ln in lines)
+        pieces = Counter((ln.row, in_right_column(ln, right)) for ln in lines)
         for i, ln in enumerate(lines):
             if not ln.bold or ln.role != "body" or not 0.75 <= ln.size / body < 0.92:  # (as _is_heading_line)
                 continue
@@ -145,7 +145,7 @@ def small_heading_styles(pages: list[list[PdfLine]], body: float) -> set[Style]:
             heads_text = k < len(lines) and lines[k].size / body >= 0.915 and not lines[k].bold
             if (
                 heads_text
-                and pieces[ln.row, right is not None and ln.x0 >= right - 3] == 1
+                and pieces[ln.row, in_right_column(ln, right)] == 1
                 and 0 < len(words) <= 10
                 and ln.text[-1:] not in ".,;:"
                 and (ln.text[:1].isupper() or ln.text[:1].isdigit() or _caseless(ln.text[:1]))

@@ -29,7 +29,13 @@ from sectionrag.parsers._pdf_faces import (
     term_styles,
     text_left,
 )
-from sectionrag.parsers._pdf_layout import in_other_column, lines_by_row, prose_columns, right_column_start
+from sectionrag.parsers._pdf_layout import (
+    in_other_column,
+    in_right_column,
+    lines_by_row,
+    prose_columns,
+    right_column_start,
+)
 from sectionrag.parsers._pdfium import CODE_FONT, PdfLine, font_family
 from sectionrag.parsers._sections import WORD_EDGES, join_title_lines, normalize_title
 from sectionrag.parsers.headings import (
@@ -607,30 +613,30 @@ def _alone_in_table(ln: PdfLine, by_row: dict[int, list[PdfLine]], body: float) 
     """
     # (on a page of two columns of prose, only the pieces of the column ``ln`` stands in)
     right_column = right_column_start([p for pieces in by_row.values() for p in pieces])
-    if right_column is not None:
-        side = ln.x0 >= right_column - 3
-        by_row = {
-            r: kept
+    side = in_right_column(ln, right_column)
+    by_row = {
+        r: kept
+        for r, pieces in by_row.items()
+        if (kept := [p for p in pieces if in_right_column(p, right_column) == side])
+    }
+    rows = sorted(
+        (
+            _Row(min(p.top for p in pieces), max(p.bottom for p in pieces), pieces, r)
             for r, pieces in by_row.items()
-            if (kept := [p for p in pieces if (p.x0 >= right_column - 3) == side])
-        }
-    rows = sorted(by_row, key=lambda r: min(p.top for p in by_row[r]))
-    spans = {r: (min(p.top for p in by_row[r]), max(p.bottom for p in by_row[r])) for r in rows}
-    table_gaps = [
-        spans[b][0] - spans[a][1]
-        for a, b in itertools.pairwise(rows)
-        if all(any(p.role == "table" for p in by_row[r]) for r in (a, b))
-    ]
+        ),
+        key=lambda row: row.top,
+    )
+    table_gaps = [b.top - a.bottom for a, b in itertools.pairwise(rows) if a.in_table and b.in_table]
     size = max(ln.size, body)  # (a table's rows set far apart allow a little more, up to a line)
     tight = max(0.9 * size, min(1.25 * statistics.median(table_gaps), size) if table_gaps else 0.0)
-    k = rows.index(ln.row)
-    below = [by_row[r] for r in rows[k + 1 : k + 4]]
-    above = [by_row[r] for r in reversed(rows[max(0, k - 3) : k])]
+    k = next(i for i, row in enumerate(rows) if row.index == ln.row)
+    below = rows[k + 1 : k + 4]
+    above = rows[max(0, k - 3) : k][::-1]
     if _table_rows_reached(ln, below, tight, tight, down=True) and _table_rows_reached(
         ln, above, 2.5 * size, tight, down=False
     ):
         return True
-    pieces = [p for r in rows for p in by_row[r] if p.role != "furniture"]
+    pieces = [p for row in rows for p in row.pieces if p.role != "furniture"]
     left = min(p.x0 for p in pieces)
     right = max(p.x1 for p in pieces)
     width = right - left
@@ -644,9 +650,21 @@ def _alone_in_table(ln: PdfLine, by_row: dict[int, list[PdfLine]], body: float) 
     )
 
 
-def _table_rows_reached(
-    ln: PdfLine, rows: list[list[PdfLine]], first_gap: float, gap: float, *, down: bool
-) -> bool:
+@dataclass(slots=True)
+class _Row:
+    """A row of a page, for :func:`_alone_in_table`: its top and bottom edges and its pieces."""
+
+    top: float
+    bottom: float
+    pieces: list[PdfLine]
+    index: int  # (``PdfLine.row``)
+
+    @property
+    def in_table(self) -> bool:
+        return any(p.role == "table" for p in self.pieces)
+
+
+def _table_rows_reached(ln: PdfLine, rows: list[_Row], first_gap: float, gap: float, *, down: bool) -> bool:
     """Tell whether rows of a table follow ``ln`` (below it, or above it) across short rows only.
 
     ``rows`` are the rows next to ``ln`` in that direction, nearest first;
@@ -659,22 +677,21 @@ def _table_rows_reached(
     or the page's furniture, ends the search.
     """
     edge = ln.bottom if down else ln.top
-    for step, pieces in enumerate(rows):
-        top = min(p.top for p in pieces)
-        bottom = max(p.bottom for p in pieces)
-        if (top - edge if down else edge - bottom) > (first_gap if step == 0 else gap):
+    for step, row in enumerate(rows):
+        pieces = row.pieces
+        if (row.top - edge if down else edge - row.bottom) > (first_gap if step == 0 else gap):
             return False
         if any(p.role in ("furniture", "toc") for p in pieces):
             return False
         prose = any(len(p.text.split()) > 6 for p in pieces)
         if len(pieces) >= 2 and (
-            (any(_is_figure(p.text) for p in pieces) and any(p.role == "table" for p in pieces))
+            (row.in_table and any(_is_figure(p.text) for p in pieces))
             or (not prose and (len(pieces) >= 3 or all(p.bold for p in pieces)))
         ):
             return True
         if prose:
             return False
-        edge = bottom if down else top
+        edge = row.bottom if down else row.top
     return False
 
 

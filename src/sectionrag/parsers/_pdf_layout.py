@@ -297,7 +297,7 @@ def mark_tables(lines: list[PdfLine]) -> None:
     right = right_column_start(lines)
     by_row: dict[tuple[int, bool], list[PdfLine]] = {}
     for ln in lines:
-        by_row.setdefault((ln.row, right is not None and ln.x0 >= right - 3), []).append(ln)
+        by_row.setdefault((ln.row, in_right_column(ln, right)), []).append(ln)
 
     def is_cells(cells: list[PdfLine]) -> bool:
         if any(c.lead for c in cells):
@@ -316,6 +316,11 @@ def mark_tables(lines: list[PdfLine]) -> None:
             if neighbours & multi:
                 for ln in by_row[row, side]:
                     ln.role = "table"
+
+
+def in_right_column(ln: PdfLine, right: float | None) -> bool:
+    """Tell whether ``ln`` stands in the right column that starts at ``right`` (``None``: no such column)."""
+    return right is not None and ln.x0 >= right - 3
 
 
 def right_column_start(lines: list[PdfLine]) -> float | None:
