@@ -56,6 +56,35 @@ def test_cover_names_set_like_the_headings_are_still_not_sections(tmp_path: Path
     assert tree(doc) == [(1, "Introduction"), (2, "Audience"), (1, "Volumes"), (2, "Creating a volume")]
 
 
+def test_a_title_page_after_the_covers_blank_back_is_the_title_too(tmp_path: Path):
+    # a thesis: its cover, the cover's blank back, then a title page that repeats the cover's lines
+    # over the degree it is submitted for; neither page's lines are sections
+    def title_page(f: Flow, note: bool) -> None:
+        f.lines.append(Line("STATE UNIVERSITY OF THE PLAINS", x=160, y=720, size=14, bold=True))
+        f.lines.append(Line("SCHOOL OF AGRICULTURE", x=200, y=700, size=14, bold=True))
+        f.lines.append(Line("ESTIMATING CITRUS YIELD FROM IMAGES", x=130, y=500, size=16, bold=True))
+        f.lines.append(Line("Walter Reed Junior", x=380, y=380, size=14, bold=True))
+        if note:
+            f.lines.append(Line("Advisor: Prof. Dr. Jane Doe", x=340, y=360, size=14, bold=True))
+            note_lines = ("Thesis presented to the School", "of Agriculture for the degree", "of Doctor")
+            for k, text in enumerate(note_lines):
+                f.lines.append(Line(text, x=300, y=320 - 14 * k, size=12))
+
+    f = Flow()
+    title_page(f, note=False)
+    f.new_page().new_page()
+    title_page(f, note=True)
+    f.new_page()
+    f.heading("1 Introduction", 14).para(6).heading("1.1 Background", 12).para(6)
+    f.heading("2 Methods", 14).para(6).heading("2.1 Orchards", 12).para(6)
+    pages = f.pages
+    for number, page in enumerate(pages, start=1):
+        if number > 3:  # (the cover, its back and the title page carry no page number)
+            page.lines.append(Line(str(number), x=300, y=40, size=9))
+    doc = parse(write_pdf(tmp_path / "thesis.pdf", pages))
+    assert tree(doc) == [(1, "1 Introduction"), (2, "1.1 Background"), (1, "2 Methods"), (2, "2.1 Orchards")]
+
+
 def test_chapter_label_above_its_title_is_one_section(tmp_path: Path):
     f = Flow()
     for number, (title, subs) in enumerate(

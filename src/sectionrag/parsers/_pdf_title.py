@@ -212,19 +212,24 @@ def has_prose(lines: list[PdfLine], body: float) -> bool:
 
 
 def _cover_pages(pages: list[list[PdfLine]], body: float, first: int) -> set[int]:
-    """Return the leading pages (two at most) that are a cover or a title page.
+    """Return the leading pages (two at most, blank pages not counted) that are a cover or a title page.
 
     Such a page has a few lines and no paragraph of body text (no line of eight
     words or more at the body size, nor three such lines set a little larger:
     a class's documentation whose long index and change history in 9 pt give
     the body size under its 10 pt prose) and is no contents page, and prose
-    follows on a later page.
+    follows on a later page. A blank page between them (a thesis's cover, its
+    blank back, then its title page) is passed over.
     """
     out: set[int] = set()
-    for index in range(first, min(first + 2, len(pages))):
+    looked = 0
+    for index in range(first, min(first + 4, len(pages))):
         lines = pages[index]
         if not lines:
             continue
+        if looked == 2:
+            break
+        looked += 1
         if has_prose(lines, body) or len(lines) > 30 or any(ln.role == "toc" for ln in lines):
             break
         if sum(1 for ln in lines if len(ln.text.split()) >= 8 and body - 0.6 < ln.size < 1.15 * body) >= 3:
