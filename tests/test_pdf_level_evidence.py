@@ -133,3 +133,25 @@ def test_label_word_over_its_number_in_german_is_joined_to_the_title(tmp_path: P
     got = levels(parse(f.write(tmp_path / "kapitel.pdf")))
     assert got["Kapitel 1 Einleitung"] == got["Kapitel 2 Grundlagen"] == 1, got
     assert got["1.2 Aufbau"] == got["2.1 Begriffe"] == 2, got
+
+
+def test_a_numbered_heading_whose_name_is_set_in_typewriter_is_a_heading(tmp_path: Path):
+    # "1.2 About cleanthesis", the package's name in bold typewriter: more of the line is code than
+    # not, yet its bold subsection number at the headings' size makes it a heading
+    f = Flow().heading("1 Introduction", 16).para(4)
+    f.heading("1.1 Audience", 12).para(4)
+    f._room(72)
+    f.y -= 14
+    f.lines.append(Line("1.2 About", y=f.y, size=12, bold=True))
+    name = Line("cleanthesis-package", x=72 + 0.6 * 12 * 10, y=f.y, size=12, bold=True, family="Courier")
+    f.lines.append(name)
+    f.y -= 20
+    f.para(4).heading("1.3 Options", 12).para(4)
+    f.heading("2 Usage", 16).para(4)
+    assert titles(parse(f.write(tmp_path / "package.pdf"))) == [
+        "1 Introduction",
+        "1.1 Audience",
+        "1.2 About cleanthesis-package",
+        "1.3 Options",
+        "2 Usage",
+    ]

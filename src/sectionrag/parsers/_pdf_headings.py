@@ -1026,7 +1026,10 @@ def _is_heading_line(
     if ln.role != "body" or len(text) > 150:
         return False
     small_heading = small is not None and style_of(ln) in small
-    if CODE_FONT.search(ln.font) and ln.size < 1.3 * body and not small_heading:
+    # (a bold subsection number over the text's size is a heading naming code: "8.2 verbatim",
+    # "7.4 $TEXMFDOTDIR", "1.1 About cleanthesis" with the name in the typewriter face)
+    code_head = ln.bold and ln.size >= body + 0.5 and _SUBSECTION_NUMBER.match(text) is not None
+    if CODE_FONT.search(ln.font) and ln.size < 1.3 * body and not small_heading and not code_head:
         return False  # a line of code in a typewriter face (".PDF_LINK intro", "-Tpdf/-mom")
     if (
         text.strip().rstrip(".:").lower() in ("appendix", "appendices")
