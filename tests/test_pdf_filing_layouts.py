@@ -424,3 +424,26 @@ def test_statement_titles_over_a_note_centred_under_them_are_sections(tmp_path: 
         f.para(6)
     doc = parse(f.write(tmp_path / "statements.pdf"))
     assert titles(doc) == ["Item 1. Financial Statements", *titles_printed]
+
+
+def test_a_signers_name_and_title_under_a_conformed_signature_are_no_sections(tmp_path: Path):
+    # a filing's signature page and a certification's end: "/s/ Andrew R. Jassy", then the name
+    # again and the signer's title in bold; the block under the "/s/" line is no section
+    f = Flow().heading("SIGNATURES", 12).para(2)
+    f.line("AMAZON.COM, INC. (REGISTRANT)", x=300)
+    f.line("By: /s/ Shelley L. Reynolds", x=300, after=14)
+    f.lines.append(Line("Shelley L. Reynolds", x=340, y=f.y, bold=True))
+    f.y -= 13
+    f.lines.append(Line("Vice President, Worldwide Controller", x=340, y=f.y, bold=True))
+    f.y -= 13
+    f.line("(Principal Accounting Officer)", x=340, after=20)
+    f.line("Dated: August 3, 2023", x=72, after=20)
+    f.new_page().heading("CERTIFICATIONS", 12).para(6)
+    f.line("/s/ Andrew R. Jassy", x=300, after=14)
+    f.lines.append(Line("Andrew R. Jassy", x=300, y=f.y, bold=True))
+    f.y -= 13
+    f.lines.append(Line("President and Chief Executive Officer", x=300, y=f.y, bold=True))
+    f.y -= 30
+    f.heading("Certification Pursuant to 18 U.S.C. Section 1350", 12).para(4)
+    doc = parse(f.write(tmp_path / "signatures.pdf"))
+    assert titles(doc) == ["SIGNATURES", "CERTIFICATIONS", "Certification Pursuant to 18 U.S.C. Section 1350"]

@@ -206,6 +206,7 @@ def find_headings(pages: list[list[PdfLine]], body: float) -> list[Candidate]:
         by_row = lines_by_row(lines)
         # where columns of prose start: a heading beside another one there is in the next column
         columns = prose_columns(lines)
+        signatures = [ln for ln in lines if _SIGNED.match(ln.text)]
         page_body, page_pitch = faces[page_index]
         i = 0
         while i < len(lines):
@@ -271,6 +272,8 @@ def find_headings(pages: list[list[PdfLine]], body: float) -> list[Candidate]:
                 ok = False  # a note under a title ("(In millions, except per share data)", "(Unaudited)")
             if ok and _AMOUNT.match(ln.text):
                 ok = False  # a chart label opening on an amount ("2,073 Q3 2023 Operating Income")
+            if ok and _under_signature(ln, signatures):
+                ok = False  # the signer's name and title under "/s/ Andrew R. Jassy"
             if ok and not marginal and _after_text(ln, by_row, columns):
                 ok = False  # the rest of a line of text set in another face (a cited title in italics)
             if (
@@ -597,6 +600,18 @@ def _under_table_caption(lines: list[PdfLine], i: int, body: float) -> bool:
         if _TABLE_CAPTION.match(above.text):
             return ln.size <= above.size + 0.5
     return False
+
+
+def _under_signature(ln: PdfLine, signatures: list[PdfLine]) -> bool:
+    """Tell whether a line stands in a signature block: up to four lines under a conformed signature.
+
+    A filing or a contract signs with ``/s/`` and the signer's name; the name
+    printed again under it, and the title under that, are no headings.
+    """
+    return any(
+        0 <= ln.top - s.bottom < 4 * max(s.size, ln.size) and ln.x0 < s.x1 and s.x0 < ln.x1
+        for s in signatures
+    )
 
 
 def _alone_in_table(ln: PdfLine, by_row: dict[int, list[PdfLine]], body: float) -> bool:
@@ -968,6 +983,7 @@ _AMOUNT = re.compile(
     r"^(?:\(?[$\u20ac\u00a3\u00a5]?\s?\d{1,3}(?:,\d{3})+(?:\.\d+)?\)?|\(\d{3,}(?:\.\d+)?\))(?:\s|$)"
 )
 _PARENTHESISED = re.compile(r"^\([^()]*\)$")
+_SIGNED = re.compile(r"^(?:By:?\s*)?/s/", re.IGNORECASE)  # a conformed signature: "By: /s/ Jane Doe"
 _BARE_PAGE = re.compile(r"^(?:\d{1,4}|[ivxlc]{1,6})$")
 
 
