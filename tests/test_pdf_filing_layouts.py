@@ -447,3 +447,20 @@ def test_a_signers_name_and_title_under_a_conformed_signature_are_no_sections(tm
     f.heading("Certification Pursuant to 18 U.S.C. Section 1350", 12).para(4)
     doc = parse(f.write(tmp_path / "signatures.pdf"))
     assert titles(doc) == ["SIGNATURES", "CERTIFICATIONS", "Certification Pursuant to 18 U.S.C. Section 1350"]
+
+
+def test_sub_headings_naming_products_that_open_in_lower_case_are_sections(tmp_path: Path):
+    # a product line's name opens in lower case with a capital inside ("iPhone", "iPad"): it is a
+    # name, not a sentence's lower-case start, and heads its paragraph like "Mac" and "Services"
+    f = Flow().heading("Products and Services Performance", 12).para(3)
+    for name in ("iPhone", "Mac", "iPad", "Services"):
+        f.heading(name, 10).para(3)
+    f.heading("Gross Margin", 12).para(3)
+    assert levels(parse(f.write(tmp_path / "products.pdf"))) == {
+        "Products and Services Performance": 1,
+        "iPhone": 2,
+        "Mac": 2,
+        "iPad": 2,
+        "Services": 2,
+        "Gross Margin": 1,
+    }

@@ -269,7 +269,7 @@ def looks_like_sentence(text: str, *, max_words: int = 14, allow_lower: bool = F
     """Tell whether ``text`` reads like prose rather than a title.
 
     Prose ends in sentence punctuation, runs long, or (unless ``allow_lower``)
-    starts in lower case.
+    starts in lower case (a name such as ``iPhone`` is no lower-case start).
     """
     stripped = text.strip()
     if not stripped:
@@ -279,7 +279,11 @@ def looks_like_sentence(text: str, *, max_words: int = 14, allow_lower: bool = F
     if stripped[-1] in ",;" or (stripped[-1] in ".!?" and not stripped.endswith("..")):
         return True
     first = next((c for c in stripped if c.isalpha()), "")
-    return not allow_lower and bool(first) and first.islower()
+    # (a name that opens in lower case with a capital inside, "iPhone", "eBay", "macOS", is no
+    # sentence's first word)
+    name = stripped.split()[0].lstrip("(\"'\u2018\u201c")
+    camel = name[:1].islower() and any(c.isupper() for c in name[1:])
+    return not allow_lower and bool(first) and first.islower() and not camel
 
 
 #: the heading kinds whose label word says "heading" by itself
