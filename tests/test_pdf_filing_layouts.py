@@ -464,3 +464,39 @@ def test_sub_headings_naming_products_that_open_in_lower_case_are_sections(tmp_p
         "Services": 2,
         "Gross Margin": 1,
     }
+
+
+def test_a_report_page_with_a_tables_footnotes_set_smaller_keeps_its_bold_headings(tmp_path: Path):
+    # the report is set at 8 pt and its exhibits at 10 pt (the document's body size); one page of
+    # the report ends in a table's footnotes at 7 pt: they are notes, not the page's prose, and the
+    # bold 8 pt headings above them still head sections
+    pages: list[Page] = []
+    page = Page()
+    page.lines.append(Line("Item 2. Management's Discussion and Analysis", x=72, y=720, size=8, bold=True))
+    y = _small_text(page.lines, 700, 6, 1)
+    for k, head in enumerate(("Segment Operating Performance", "Americas", "Europe")):
+        page.lines.append(Line(head, x=72, y=y - 6, size=8, bold=True))
+        y = _small_text(page.lines, y - 22, 7, 3 * k + 2)
+    pages.append(page)
+    page = Page()
+    page.lines.append(Line("Products and Services Performance", x=72, y=720, size=8, bold=True))
+    y = _small_text(page.lines, 700, 3, 2)
+    page.lines.append(Line("iPhone", x=72, y=y - 6, size=8, bold=True))
+    y = _small_text(page.lines, y - 22, 3, 4)
+    y = _small_text(page.lines, y, 4, 6, size=7)  # the table's footnotes
+    pages.append(page)
+    for n in range(6):  # the exhibits: full pages of 10 pt text
+        page = Page()
+        y = 720.0
+        if n in (0, 3):
+            page.lines.append(Line(f"Exhibit 10.{n // 3 + 1}", x=72, y=y, size=12, bold=True))
+            y -= 24
+        lines, _ = body_lines(44, n + 20, y)
+        page.lines.extend(lines)
+        pages.append(page)
+    for number, p in enumerate(pages, start=1):
+        p.lines.append(Line(str(number), x=300, y=40, size=9))
+    got = titles(parse(write_pdf(tmp_path / "filing.pdf", pages)))
+    assert "Americas" in got
+    assert "Products and Services Performance" in got
+    assert "iPhone" in got

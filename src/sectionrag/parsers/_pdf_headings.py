@@ -790,7 +790,8 @@ def _page_text_faces(pages: list[list[PdfLine]], body: float, pitch: float) -> l
     """Return, for every page, the body size and line pitch to judge its lines by.
 
     A page whose paragraphs (five lines of eight words or more, three in four
-    of its long lines; code and contents entries left out) are set at one
+    of its long lines, not counting lines set smaller on a page set smaller
+    than the document; code and contents entries left out) are set at one
     size at least 1.12 times the document's body size shows a document of its
     own (a sample application in a class's manual, a large-print appendix): at
     that size its lines are text, not headings a size above the text. The same
@@ -810,7 +811,10 @@ def _page_text_faces(pages: list[list[PdfLine]], body: float, pitch: float) -> l
         sizes = Counter(round(ln.size * 2) / 2 for ln in long)
         sizes_of.append(set(sizes))
         size, n = sizes.most_common(1)[0] if sizes else (body, 0)
-        if n < 5 or 4 * n < 3 * len(long) or body / 1.1 < size < 1.12 * body:
+        # (on a page set smaller than the document, lines smaller still are its notes: a table's
+        # footnotes under a report's prose do not outvote it)
+        counted = [ln for ln in long if round(ln.size * 2) / 2 >= size] if size <= body / 1.1 else long
+        if n < 5 or 4 * n < 3 * len(counted) or body / 1.1 < size < 1.12 * body:
             own.append(None)
             continue
         at_size = [ln for ln in long if round(ln.size * 2) / 2 == size]
