@@ -500,3 +500,21 @@ def test_a_report_page_with_a_tables_footnotes_set_smaller_keeps_its_bold_headin
     assert "Americas" in got
     assert "Products and Services Performance" in got
     assert "iPhone" in got
+
+
+def test_light_sub_headings_a_tenth_larger_than_the_text_are_sections_where_they_recur(tmp_path: Path):
+    # a segment's "Revenue Summary" and "Operating Income Summary" in the text's regular face, set
+    # 10.9 pt over 10 pt text (a tenth larger) on lines of their own, again under every segment:
+    # a recurring light heading face, as a word processor's third heading level is
+    segments = ("Client Computing", "Data Center", "Network and Edge")
+    f = Flow()
+    for segment in segments:
+        f.heading(segment, 14).para(3)
+        for head in ("Revenue Summary", "Operating Income Summary"):
+            f.heading(head, 10.9, bold=False).para(3)
+    doc = parse(f.write(tmp_path / "segments.pdf"))
+    assert [(s.level, s.title) for s in doc.sections] == [
+        (level, title)
+        for segment in segments
+        for level, title in ((1, segment), (2, "Revenue Summary"), (2, "Operating Income Summary"))
+    ]

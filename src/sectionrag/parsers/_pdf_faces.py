@@ -47,7 +47,7 @@ def light_heading_styles(pages: list[list[PdfLine]], body: float) -> set[tuple[f
             ratio = ln.size / body if body else 1.0
             words = ln.text.split()
             if (
-                1.12 <= ratio < 1.3
+                1.08 <= ratio < 1.3
                 and not ln.bold
                 and 0 < len(words) <= 8
                 and ln.text[-1:] not in ".,;:"

@@ -1099,6 +1099,19 @@ def _is_heading_line(
         and _SECTION_NUMBER.match(nxt.text) is None
         and not (prev is not None and prev.font == ln.font and _SECTION_NUMBER.match(prev.text))
     )
+    # a recurring light face a tenth over the text (a word processor's third level, a filing's
+    # "Revenue Summary") heads what follows where it stands clear above a paragraph of the text
+    light_band = (
+        light is not None
+        and (round(ln.size * 2) / 2, ln.font) in light
+        and 1.08 * body <= ln.size < 1.12 * body
+        and gap_above > line_gap * 2
+        and nxt is not None
+        and nxt.role == "body"
+        and abs(nxt.size - body) < 0.6
+        and len(nxt.text.split()) >= 6
+        and (prev is None or round(prev.size * 2) != round(ln.size * 2) or prev.font != ln.font)
+    )
     if (
         not ln.bold
         and not ln.italic
@@ -1108,6 +1121,7 @@ def _is_heading_line(
         and not other_face
         and not larger_number
         and not set_off_number
+        and not light_band
     ):
         return False  # plain body text: only all-caps, italic or labelled lines can be headings
     if is_toc_line(text):
@@ -1210,8 +1224,8 @@ def _is_heading_line(
         and abs(prev.size - ln.size) < 0.6
         and min(ln.top - prev.top, ln.bottom - prev.bottom) > 1.2 * pitch
     )
-    if ratio >= 1.12:
-        light_heading = light is not None and (round(ln.size * 2) / 2, ln.font) in light and spaced
+    light_heading = light is not None and (round(ln.size * 2) / 2, ln.font) in light and spaced
+    if ratio >= 1.12 or (light_band and spaced):
         if ratio < 1.3 and not (ln.bold or ln.italic) and not numbered and not light_heading:
             return False
         # a larger line that continues into body text of the same size is not a heading
