@@ -724,3 +724,14 @@ def test_numbering_fits_after_a_siblings_sub_heading_and_before_a_sibling():
     heads = [C(t) for t in (*titles, "Usage", "2. Click on Settings", "Notes")]
     fits = [_numbering_fits(heads, i) for i in range(len(heads))]  # type: ignore[arg-type]
     assert fits == [True, True, True, True, True, True, True, False, True]
+
+
+def test_an_examples_section_is_a_section_and_a_note_box_label_is_not(tmp_path: Path):
+    # "Examples" heads a manual's section as "Installation" does; a box's one-word label ("Note")
+    # over its text stays no section
+    f = Flow()
+    f.heading("Installation", 14).para(4)
+    f.heading("Usage", 14).para(3).heading("Note", 10).para(2).para(3)
+    f.heading("Examples", 14).para(4)
+    f.heading("License", 14).para(3)
+    assert titles(parse(f.write(tmp_path / "manual.pdf"))) == ["Installation", "Usage", "Examples", "License"]

@@ -76,7 +76,6 @@ ADMONITIONS = frozenset(
         "attention",
         "remark",
         "example",
-        "examples",
     }
 )
 
