@@ -29,19 +29,39 @@ def _small_text(lines: list[Line], y: float, n: int, seed: int, size: float = 8.
     return y - 8
 
 
+def _mdna_page(heads: tuple[str, ...]) -> Page:
+    """A page of a report set at 8 pt: its Item 2 title, then ``heads`` in bold 8 pt over paragraphs."""
+    page = Page()
+    page.lines.append(Line("Item 2. Management's Discussion and Analysis", x=72, y=720, size=8, bold=True))
+    y = _small_text(page.lines, 700, 6, 1)
+    for k, head in enumerate(heads):
+        page.lines.append(Line(head, x=72, y=y - 6, size=8, bold=True))
+        y = _small_text(page.lines, y - 22, 7, 3 * k + 2)
+    return page
+
+
+def _filed_with_exhibits(pages: list[Page], path: Path) -> Path:
+    """Write ``pages`` followed by six pages of 10 pt exhibits (the document's body size), numbered."""
+    for n in range(6):
+        page = Page()
+        y = 720.0
+        if n in (0, 3):
+            page.lines.append(Line(f"Exhibit 10.{n // 3 + 1}", x=72, y=y, size=12, bold=True))
+            y -= 24
+        lines, _ = body_lines(44, n + 20, y)
+        page.lines.extend(lines)
+        pages.append(page)
+    for number, p in enumerate(pages, start=1):
+        p.lines.append(Line(str(number), x=300, y=40, size=9))
+    return write_pdf(path, pages)
+
+
 def test_report_set_smaller_than_the_exhibits_behind_it_keeps_its_bold_headings(tmp_path: Path):
     # a quarterly report set at 8 pt, its sub-headings bold at the text's size, filed with long
     # exhibits set at 10 pt: the exhibits hold most of the characters, so the document's body size
     # is theirs; the report's pages (and its page of statements, with few long lines) still judge
     # their headings against their own 8 pt text
-    pages: list[Page] = []
-    page = Page()
-    page.lines.append(Line("Item 2. Management's Discussion and Analysis", x=72, y=720, size=8, bold=True))
-    y = _small_text(page.lines, 700, 6, 1)
-    for k, head in enumerate(("Segment Operating Performance", "Gross Margin", "Operating Expenses")):
-        page.lines.append(Line(head, x=72, y=y - 6, size=8, bold=True))
-        y = _small_text(page.lines, y - 22, 7, 3 * k + 2)
-    pages.append(page)
+    pages = [_mdna_page(("Segment Operating Performance", "Gross Margin", "Operating Expenses"))]
     page = Page()  # statements: a bold title over rows of figures, one long line
     page.lines.append(Line("Condensed Balance Sheets", x=72, y=720, size=8, bold=True))
     _small_text(page.lines, 700, 1, 9)
@@ -53,18 +73,7 @@ def test_report_set_smaller_than_the_exhibits_behind_it_keeps_its_bold_headings(
     page.lines.append(Line("Liquidity and Capital Resources", x=72, y=720, size=8, bold=True))
     _small_text(page.lines, 700, 8, 5)
     pages.append(page)
-    for n in range(6):  # the exhibits: full pages of 10 pt text
-        page = Page()
-        y = 720.0
-        if n in (0, 3):
-            page.lines.append(Line(f"Exhibit 10.{n // 3 + 1}", x=72, y=y, size=12, bold=True))
-            y -= 24
-        lines, _ = body_lines(44, n + 20, y)
-        page.lines.extend(lines)
-        pages.append(page)
-    for number, p in enumerate(pages, start=1):
-        p.lines.append(Line(str(number), x=300, y=40, size=9))
-    doc = parse(write_pdf(tmp_path / "filing.pdf", pages))
+    doc = parse(_filed_with_exhibits(pages, tmp_path / "filing.pdf"))
     got = titles(doc)
     for head in (
         "Segment Operating Performance",
@@ -470,14 +479,7 @@ def test_a_report_page_with_a_tables_footnotes_set_smaller_keeps_its_bold_headin
     # the report is set at 8 pt and its exhibits at 10 pt (the document's body size); one page of
     # the report ends in a table's footnotes at 7 pt: they are notes, not the page's prose, and the
     # bold 8 pt headings above them still head sections
-    pages: list[Page] = []
-    page = Page()
-    page.lines.append(Line("Item 2. Management's Discussion and Analysis", x=72, y=720, size=8, bold=True))
-    y = _small_text(page.lines, 700, 6, 1)
-    for k, head in enumerate(("Segment Operating Performance", "Americas", "Europe")):
-        page.lines.append(Line(head, x=72, y=y - 6, size=8, bold=True))
-        y = _small_text(page.lines, y - 22, 7, 3 * k + 2)
-    pages.append(page)
+    pages = [_mdna_page(("Segment Operating Performance", "Americas", "Europe"))]
     page = Page()
     page.lines.append(Line("Products and Services Performance", x=72, y=720, size=8, bold=True))
     y = _small_text(page.lines, 700, 3, 2)
@@ -485,18 +487,7 @@ def test_a_report_page_with_a_tables_footnotes_set_smaller_keeps_its_bold_headin
     y = _small_text(page.lines, y - 22, 3, 4)
     y = _small_text(page.lines, y, 4, 6, size=7)  # the table's footnotes
     pages.append(page)
-    for n in range(6):  # the exhibits: full pages of 10 pt text
-        page = Page()
-        y = 720.0
-        if n in (0, 3):
-            page.lines.append(Line(f"Exhibit 10.{n // 3 + 1}", x=72, y=y, size=12, bold=True))
-            y -= 24
-        lines, _ = body_lines(44, n + 20, y)
-        page.lines.extend(lines)
-        pages.append(page)
-    for number, p in enumerate(pages, start=1):
-        p.lines.append(Line(str(number), x=300, y=40, size=9))
-    got = titles(parse(write_pdf(tmp_path / "filing.pdf", pages)))
+    got = titles(parse(_filed_with_exhibits(pages, tmp_path / "filing.pdf")))
     assert "Americas" in got
     assert "Products and Services Performance" in got
     assert "iPhone" in got

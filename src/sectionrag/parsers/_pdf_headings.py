@@ -1101,9 +1101,9 @@ def _is_heading_line(
     )
     # a recurring light face a tenth over the text (a word processor's third level, a filing's
     # "Revenue Summary") heads what follows where it stands clear above a paragraph of the text
+    light_face = light is not None and (round(ln.size * 2) / 2, ln.font) in light
     light_band = (
-        light is not None
-        and (round(ln.size * 2) / 2, ln.font) in light
+        light_face
         and 1.08 * body <= ln.size < 1.12 * body
         and gap_above > line_gap * 2
         and nxt is not None
@@ -1224,7 +1224,7 @@ def _is_heading_line(
         and abs(prev.size - ln.size) < 0.6
         and min(ln.top - prev.top, ln.bottom - prev.bottom) > 1.2 * pitch
     )
-    light_heading = light is not None and (round(ln.size * 2) / 2, ln.font) in light and spaced
+    light_heading = light_face and spaced
     if ratio >= 1.12 or (light_band and spaced):
         if ratio < 1.3 and not (ln.bold or ln.italic) and not numbered and not light_heading:
             return False

@@ -222,14 +222,8 @@ def _cover_pages(pages: list[list[PdfLine]], body: float, first: int) -> set[int
     blank back, then its title page) is passed over.
     """
     out: set[int] = set()
-    looked = 0
-    for index in range(first, min(first + 4, len(pages))):
+    for index in [i for i in range(first, min(first + 4, len(pages))) if pages[i]][:2]:
         lines = pages[index]
-        if not lines:
-            continue
-        if looked == 2:
-            break
-        looked += 1
         if has_prose(lines, body) or len(lines) > 30 or any(ln.role == "toc" for ln in lines):
             break
         if sum(1 for ln in lines if len(ln.text.split()) >= 8 and body - 0.6 < ln.size < 1.15 * body) >= 3:
