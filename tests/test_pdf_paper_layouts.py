@@ -1018,3 +1018,69 @@ def test_a_bold_title_that_wraps_with_no_label_is_one_heading_where_it_stands_ap
         "ORDER-RESTRICTED SCORES TEST FOR THE EVALUATION OF RANKINGS",
         "Quick Reference for Reading Data in the zoo Package and Applied Models Econometrics",
     ]
+
+
+def _indented_column(
+    x: float, blocks: list[tuple[str, int | str]], seed: int, y: float
+) -> tuple[list[Line], float]:
+    """A column in 8 pt Times: paragraphs of ``n`` lines of eight words whose first line is indented
+    10 pt (``("p", n)``) and bold headings flush left (``("h", title)``); returns the lines and the
+    next y."""
+    out: list[Line] = []
+    for kind, arg in blocks:
+        if kind == "h":
+            y -= 12
+            out.append(Line(str(arg), x=x, y=y, size=8, family="Times", bold=True))
+            y -= 24
+            continue
+        lines, y = body_lines(int(arg), seed, y, x=x, width_words=8)
+        seed += 1
+        lines[0].x += 10
+        for ln in lines:
+            ln.family, ln.size = "Times", 8
+        out += lines
+    return out, y
+
+
+def test_a_figures_labels_level_with_the_right_columns_lines_keep_the_columns_apart(tmp_path: Path):
+    # a journal's two columns, each paragraph's first line indented: at the top of the left column a
+    # figure whose labels ("p2", "P2", "0") stand level with the right column's lines. The labels are
+    # no table across the page, and a label is not joined to the right column's line beside it, so
+    # the left column is read to its end (its "4." heading) before the right one (its "4.1")
+    labels = [
+        Line(t, x=x, y=y, size=7, family="Times")
+        for t, x, y in (("p2", 87, 564), ("P2", 138, 564), ("1 0", 56, 552), ("7", 145, 552), ("0", 206, 528))
+    ]
+    left, _ = _indented_column(50, [("p", 9), ("h", "4. Proposed representation method"), ("p", 12)], 1, 480)
+    short: list[tuple[str, int | str]] = [("p", 3)] * 3
+    right, _ = _indented_column(310, [*short, ("h", "4.1. Method for interpolation"), *short, *short], 7, 720)
+    pages = [Page([*labels, *left, *right, Line("5", x=300, y=40, size=9)])]
+    doc = parse(write_pdf(tmp_path / "figure.pdf", pages))
+    assert titles(doc) == ["4. Proposed representation method", "4.1. Method for interpolation"]
+    assert levels(doc) == {"4. Proposed representation method": 1, "4.1. Method for interpolation": 2}
+
+
+def test_a_run_in_head_without_a_stop_ends_where_a_quad_parts_it_from_its_text(tmp_path: Path):
+    # Elsevier's run-in sub-sub-sections: "4.2.2.3. Fitness function and selection" in italics, no
+    # stop, a quad, then the paragraph upright on the same line; the head is the section's title
+    # and the paragraph's words stay in its text
+    f = Flow().heading("4. Proposed method", 12).para(5)
+    f.gap(8).line("4.2. Evolutionary search", italic=True).para(5)
+    text = "Fitness function should accurately measure the quality of the chromosome"
+    for k, head in enumerate(("Fitness function and selection", "Crossover and mutation")):
+        f.gap(8)
+        parts = [Line(f"4.2.{k + 1}. {head}", italic=True), Line(text)]
+        f.lines.extend(_run(parts, 72, f.y, tmp_path / str(k), gaps=[10, 0]))
+        f.y -= 12
+        f.para(4)
+    f.heading("5. Results", 12).para(6)
+    doc = parse(f.write(tmp_path / "quad.pdf"))
+    assert titles(doc) == [
+        "4. Proposed method",
+        "4.2. Evolutionary search",
+        "4.2.1. Fitness function and selection",
+        "4.2.2. Crossover and mutation",
+        "5. Results",
+    ]
+    sec = next(s for s in doc.sections if s.title.startswith("4.2.1."))
+    assert "Fitness function should accurately" in doc.text[sec.start : sec.end]

@@ -253,6 +253,7 @@ def merge_labels(lines: list[PdfLine]) -> list[PdfLine]:
     """
     drop: set[int] = set()
     text_size = sorted(ln.size for ln in lines)[len(lines) // 2] if lines else 0.0
+    right = right_column_start(lines)
     for pieces in lines_by_row(lines).values():
         if len(pieces) < 2:
             continue
@@ -274,6 +275,8 @@ def merge_labels(lines: list[PdfLine]) -> list[PdfLine]:
             continue  # a table row, not a label and its title (a page number may follow)
         if title.x0 - label.x1 > 12 * max(label.size, 1.0):
             continue
+        if in_right_column(label, right) != in_right_column(title, right):
+            continue  # a figure's label in the left column beside a line of the right one
         label.text = f"{label.text} {title.text}"
         label.x1 = title.x1
         label.top = min(label.top, title.top)
@@ -327,16 +330,17 @@ def right_column_start(lines: list[PdfLine]) -> float | None:
     """Where the right column of a two-column page of prose starts, else ``None``.
 
     Two left edges each shared by five lines of prose (eight words or more),
-    the second beyond a third of the text's width from the first.
+    the second beyond a third of the text's width from the first. The right
+    column starts at the first such edge: the one past it, shared by its
+    paragraphs' indented first lines, is inside the column.
     """
     if not lines:
         return None
     width = max(ln.x1 for ln in lines) - min(ln.x0 for ln in lines)
     starts = Counter(round(ln.x0 / 3) for ln in lines if len(ln.text.split()) >= 8)
     edges = sorted(3.0 * k for k, n in starts.items() if n >= 5)
-    if len(edges) < 2 or edges[-1] - edges[0] < 0.35 * width:
-        return None
-    return edges[-1]
+    beyond = [edge for edge in edges[1:] if edge - edges[0] >= 0.35 * width]
+    return beyond[0] if beyond else None
 
 
 def lines_by_row(lines: list[PdfLine]) -> dict[int, list[PdfLine]]:

@@ -346,12 +346,45 @@ def _lead_cut(
         k = cut
     head = text[first:k].rstrip()
     fewest = 2 if continued is None else 1
-    if not fewest <= len(head.split()) <= 13 or head[-1:] not in ".:" or sum(map(str.isalpha, head)) < 2:
+    if not fewest <= len(head.split()) <= 13 or sum(map(str.isalpha, head)) < 2:
+        return -1
+    if head[-1:] not in ".:" and not _quad_after(raw, tp, text, word, k):
         return -1
     after = text[k:end].split()
     if len(after) < 2 and not (after and after[0].endswith(_LINE_HYPHENS)):
         return -1  # the paragraph it runs into goes on for a few words
     return k
+
+
+def _quad_after(raw: Any, tp: Any, text: str, word: int, k: int) -> bool:
+    """Tell whether a head's title (``text[word:k]``) stands a wide space before the text after it.
+
+    A run-in head without a stop (``4.2.1. Fitness and selection``, then its
+    paragraph upright) is set an em space or a quad before its text: a gap at
+    least twice the widest between the title's own words.
+    """
+    left, right, bottom, top = (ctypes.c_double() for _ in range(4))
+
+    def box(i: int) -> tuple[float, float]:
+        raw.FPDFText_GetCharBox(tp, i, left, right, bottom, top)
+        return left.value, right.value
+
+    end = k
+    while end < len(text) and text[end].isspace():
+        end += 1
+    last = k - 1
+    while last > word and text[last].isspace():
+        last -= 1
+    if end >= len(text) or last <= word:
+        return False
+    inner = [
+        box(i + 1)[0] - box(i - 1)[1]
+        for i in range(word + 1, last)
+        if text[i].isspace() and not text[i - 1].isspace() and not text[i + 1].isspace()
+    ]
+    if not inner:
+        return False
+    return box(end)[0] - box(last)[1] >= 2 * max(max(inner), 0.5)
 
 
 def _head_line_face(tp: Any, text: str, fonts: _FontCache, first: int, end: int) -> tuple[bool, bool] | None:
