@@ -67,7 +67,10 @@ def _esc(text: str) -> bytes:
     return data.replace(b"\\", b"\\\\").replace(b"(", b"\\(").replace(b")", b"\\)")
 
 
-def write_pdf(path: Path, pages: list[Page], outline: list[Bookmark] | None = None) -> Path:
+def write_pdf(
+    path: Path, pages: list[Page], outline: list[Bookmark] | None = None, info: dict[str, str] | None = None
+) -> Path:
+    """Write ``pages`` to ``path``, with ``outline``'s bookmarks and an ``info`` dictionary (Title ...)."""
     objects: list[bytes] = []
 
     def add(obj: bytes) -> int:
@@ -144,6 +147,10 @@ def write_pdf(path: Path, pages: list[Page], outline: list[Bookmark] | None = No
         )
         outline_ref = b" /Outlines %d 0 R /PageMode /UseOutlines" % root
     objects[catalog - 1] = b"<< /Type /Catalog /Pages %d 0 R%s >>" % (pages_id, outline_ref)
+    info_ref = b""
+    if info:
+        entries = b" ".join(b"/%s (%s)" % (key.encode(), _esc(value)) for key, value in info.items())
+        info_ref = b" /Info %d 0 R" % add(b"<< %s >>" % entries)
     out = bytearray(b"%PDF-1.4\n%\xe2\xe3\xcf\xd3\n")
     offsets = []
     for i, obj in enumerate(objects, start=1):
@@ -153,9 +160,10 @@ def write_pdf(path: Path, pages: list[Page], outline: list[Bookmark] | None = No
     out += b"xref\n0 %d\n0000000000 65535 f \n" % (len(objects) + 1)
     for off in offsets:
         out += b"%010d 00000 n \n" % off
-    out += b"trailer\n<< /Size %d /Root %d 0 R >>\nstartxref\n%d\n%%%%EOF\n" % (
+    out += b"trailer\n<< /Size %d /Root %d 0 R%s >>\nstartxref\n%d\n%%%%EOF\n" % (
         len(objects) + 1,
         catalog,
+        info_ref,
         xref,
     )
     path.write_bytes(bytes(out))

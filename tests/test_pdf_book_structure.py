@@ -735,3 +735,20 @@ def test_an_examples_section_is_a_section_and_a_note_box_label_is_not(tmp_path: 
     f.heading("Examples", 14).para(4)
     f.heading("License", 14).para(3)
     assert titles(parse(f.write(tmp_path / "manual.pdf"))) == ["Installation", "Usage", "Examples", "License"]
+
+
+def test_a_title_entry_naming_a_file_or_a_doi_gives_way_to_the_printed_title(tmp_path: Path):
+    # word processors and layout programs fill the PDF's Title with the authoring file's name, a
+    # publisher with the article's DOI: the title printed on the first page is the document's; the
+    # entry is kept as ``pdf_title``. A Title that names the document stays the title.
+    f = Flow()
+    f.heading("Cubic approximation of a digitized curve", 17, bold=False)
+    f.para(8).heading("1. Introduction", 11).para(8).heading("2. Method", 11).para(8)
+    for entry in ("doi:10.1016/j.patcog.2007.01.019", "Silo.book.fm", "Microsoft Word - report.docx"):
+        path = write_pdf(tmp_path / "paper.pdf", f.pages, info={"Title": entry})
+        doc = parse(path)
+        assert doc.metadata["title"] == "Cubic approximation of a digitized curve"
+        assert doc.metadata["pdf_title"] == entry
+    doc = parse(write_pdf(tmp_path / "named.pdf", f.pages, info={"Title": "Curve Fitting Notes"}))
+    assert doc.metadata["title"] == "Curve Fitting Notes"
+    assert "pdf_title" not in doc.metadata

@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+import re
+
 from sectionrag.parsers._pdf_headings import ORDER, Candidate
 from sectionrag.parsers._pdfium import PdfLine
 from sectionrag.parsers.headings import normalize_for_match
 
-__all__ = ["FRONT_KEEP", "has_prose", "split_title"]
+__all__ = ["FRONT_KEEP", "has_prose", "reads_as_title", "split_title"]
 
 FRONT_KEEP = frozenset(
     {
@@ -21,6 +23,39 @@ FRONT_KEEP = frozenset(
         "overview",
     }
 )
+
+
+# what a PDF's Title entry holds when it names no title: the authoring file ("Silo.book.fm",
+# "Microsoft Word - report.docx"), an identifier or link ("doi:10.1016/...", a citation with its
+# URL), a placeholder ("Untitled", "Slide 1") or a date alone ("29th October 2006")
+_FILE_NAME = re.compile(
+    r"\.(?:fm|book|docx?|dotx?|rtf|odt|pages|indd|qxd|qxp|p65|pm[67]|tex|dvi|e?ps|pdf|pptx?|xlsx?|html?|txt|md)$",
+    re.IGNORECASE,
+)
+_NO_TITLE = re.compile(
+    r"^(?:microsoft (?:word|powerpoint|excel) - |doi:|https?://|www\.)|\bdoi\.org/"
+    r"|^(?:untitled|title|slide \d+|document\d*|presentation\d*)$",
+    re.IGNORECASE,
+)
+_MONTHS = "january|february|march|april|may|june|july|august|september|october|november|december"
+_DATE = re.compile(
+    rf"^(?:\d{{1,2}}(?:st|nd|rd|th)?\s+(?:{_MONTHS})|(?:{_MONTHS})\s+\d{{1,2}}(?:st|nd|rd|th)?,?)\s+\d{{4}}$"
+    r"|^\d{1,4}[-/.]\d{1,2}[-/.]\d{1,4}$",
+    re.IGNORECASE,
+)
+
+
+def reads_as_title(value: str) -> bool:
+    """Tell whether a PDF's ``Title`` entry names the document.
+
+    Word processors and layout programs often fill it with the authoring
+    file's name, publishers with a DOI or a citation; such an entry is no
+    title, and the title printed on the first page is used instead.
+    """
+    text = " ".join(value.split())
+    if sum(map(str.isalpha, text)) < 2:
+        return False
+    return not (_FILE_NAME.search(text) or _NO_TITLE.search(text) or _DATE.match(text))
 
 
 def split_title(candidates: list[Candidate], pages: list[list[PdfLine]], body: float) -> str | None:

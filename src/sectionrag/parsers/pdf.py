@@ -36,6 +36,7 @@ from sectionrag.parsers._pdf_layout import (
 )
 from sectionrag.parsers._pdf_levels import apply_contents, rank_headings, split_title
 from sectionrag.parsers._pdf_outline import outline_headings, read_outline
+from sectionrag.parsers._pdf_title import reads_as_title
 from sectionrag.parsers._pdf_toc import find_contents
 from sectionrag.parsers._pdfium import PdfLine, extract_page_lines
 from sectionrag.parsers._plumber_tables import add_ruled_tables
@@ -163,6 +164,9 @@ class PdfParser:
             value = info.get(key)
             if isinstance(value, str) and value.strip():
                 meta[key.lower()] = value.strip()
+        if "title" in meta and not reads_as_title(meta["title"]):
+            # a file name or an identifier: the page's own title takes its place (see _build)
+            meta["pdf_title"] = meta.pop("title")
         return meta
 
     # ---------------------------------------------------------------- building
