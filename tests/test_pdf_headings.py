@@ -467,6 +467,37 @@ def test_larger_bold_part_flush_with_numbered_chapters_is_above_them():
     assert [e.level for e in entries] == [1, 2, 3, 3, 2, 3, 1, 2]
 
 
+def test_contents_read_from_its_second_page_opens_inside_a_chapter():
+    # the first page of a printed contents shares the title page and is not read as contents: the
+    # entries found open with "1.4" and its sub-sections, and their chapter "1" is not among them;
+    # "1.4" ranks as a section all the same, below the chapters that follow
+    from dataclasses import dataclass
+
+    from sectionrag.parsers._pdf_toc_levels import set_levels
+
+    @dataclass
+    class Entry:
+        title: str
+        x0: float
+        face: tuple[float, bool]
+        level: int = 0
+
+    entries = [
+        Entry("1.4 What is an object?", 141, (10.0, False)),
+        Entry("1.4.1 A name", 164, (10.0, False)),
+        Entry("1.4.2 Points", 164, (10.0, False)),
+        Entry("1.5 Transformations", 141, (10.0, False)),
+        Entry("2 A first object", 125, (10.0, True)),
+        Entry("2.1 A segment", 140, (10.0, False)),
+    ]
+    set_levels(entries)
+    assert [e.level for e in entries] == [2, 3, 3, 2, 1, 2]
+    # a contents that opens on its first chapter is ranked as before
+    whole = [Entry("1 Introduction", 125, (10.0, True)), *entries]
+    set_levels(whole)
+    assert [e.level for e in whole] == [1, 2, 3, 3, 2, 1, 2]
+
+
 # ------------------------------------------------------------------ "Section N" over its title
 
 

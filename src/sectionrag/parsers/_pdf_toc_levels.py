@@ -77,7 +77,17 @@ def set_levels(entries: Sequence[TocEntry]) -> None:
             keys.append((("x", indent, "above"), None))
             continue
         keys.append((("n", order) if order is not None else ("x", indent), order))
-    for e, level in zip(entries, nest_levels(keys, indents), strict=True):
+    # a contents read from its second page on opens inside a chapter ("1.4 ..." before "2 ..."):
+    # that chapter is open above its first entries, as a section never comes before its chapter
+    first = orders[0] if orders else None
+    decimal = [order for order in orders if order is not None and order > _DECIMAL]
+    if first is not None and first > _DECIMAL + 1 and decimal and min(decimal) < first:
+        keys = [(("n", min(decimal)), min(decimal)), *keys]
+        indents = [None, *indents]
+        levels = nest_levels(keys, indents)[1:]
+    else:
+        levels = nest_levels(keys, indents)
+    for e, level in zip(entries, levels, strict=True):
         e.level = level
 
 
