@@ -1084,3 +1084,26 @@ def test_a_run_in_head_without_a_stop_ends_where_a_quad_parts_it_from_its_text(t
     ]
     sec = next(s for s in doc.sections if s.title.startswith("4.2.1."))
     assert "Fitness function should accurately" in doc.text[sec.start : sec.end]
+
+
+def test_a_heading_centred_in_the_left_column_beside_a_figures_labels_in_the_right_is_a_heading(
+    tmp_path: Path,
+):
+    # IEEE's two columns: "II. RELATED WORK" centred in the left column stands level with the
+    # labels of a figure in the right one ("Encoder", "Decoder", a "7"); the labels are in another
+    # column, not cells of a table row that the heading would head
+    left = _column(
+        50, [("p", 20), ("h", "I. INTRODUCTION"), ("p", 18), ("h", "II. RELATED WORK"), ("p", 12)], 1
+    )
+    y = next(ln.y for ln in left if ln.text == "II. RELATED WORK")
+    right = _column(312, [("p", 24)], 9)
+    figure = [
+        Line("Encoder", x=351, y=y + 2, size=8, family="Times"),
+        Line("Decoder", x=440, y=y + 2, size=8, family="Times"),
+        Line("7", x=507, y=y, size=6, family="Times"),
+        Line("Fig. 1. Encoder and decoder.", x=390, y=y - 30, size=8, family="Times"),
+    ]
+    lower = _column(312, [("p", 14)], 12, y=y - 50)
+    pages = [Page([*left, *right, *figure, *lower, Line("1", x=300, y=40, size=9)])]
+    doc = parse(write_pdf(tmp_path / "ieee.pdf", pages))
+    assert titles(doc) == ["I. INTRODUCTION", "II. RELATED WORK"]

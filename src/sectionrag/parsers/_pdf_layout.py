@@ -365,11 +365,18 @@ def in_other_column(ln: PdfLine, other: PdfLine, columns: set[int]) -> bool:
 
     ``ln`` starts a column of prose (``columns`` from :func:`prose_columns`)
     and ``other`` lies wholly in another one (an equation's number in the
-    left column beside a heading at the top of the right one).
+    left column beside a heading at the top of the right one); or ``ln``
+    lies inside the left column, not at its edge (a heading centred in it),
+    and ``other`` wholly in a column right of it (a figure's labels).
     """
-    if len(columns) < 2 or not {round(ln.x0 / 3) + d for d in (-1, 0, 1)} & columns:
+    if len(columns) < 2:
         return False
     starts = sorted(3.0 * k for k in columns)
+    if not {round(ln.x0 / 3) + d for d in (-1, 0, 1)} & columns:
+        inside = [edge for edge in starts if edge - 3 <= ln.x0]
+        beyond = [edge for edge in starts if inside and edge > inside[-1]]
+        # (ln between its column's edge and the next one: a piece crossing a column's edge is a cell)
+        return bool(beyond) and ln.x1 < beyond[0] - 6 <= other.x0
     if other.x1 <= ln.x0:
         return True  # wholly left of the column ln starts
     return any(ln.x1 < edge - 6 <= other.x0 for edge in starts)
