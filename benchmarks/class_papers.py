@@ -21,6 +21,7 @@ listed as such).
     python benchmarks/class_papers.py            # one row per paper, and the means
     python benchmarks/class_papers.py --keep D   # keep the .tex and .pdf files in D
     python benchmarks/class_papers.py --long-titles   # titles that wrap onto two or three lines
+    python benchmarks/class_papers.py --figures       # figures with labels, tables, equations
 """
 
 from __future__ import annotations
@@ -85,8 +86,46 @@ def abstracts() -> list[tuple[str, str]]:
     ]
 
 
+#: a figure of boxes with labels in several sizes, drawn in LaTeX's picture environment: text a
+#: figure holds (its labels, as a chart or a diagram has them), set beside a column's prose
+_FIGURE = (
+    "\\begin{{figure{star}}}[{where}]\n\\centering\\setlength{{\\unitlength}}{{1pt}}\n"
+    "\\begin{{picture}}({width},70)\n"
+    "\\put(0,0){{\\framebox(60,28){{Encoder}}}}\\put({mid},0){{\\framebox(60,28){{Decoder}}}}\n"
+    "\\put(10,44){{\\small $p_{{0}}$}}\\put(44,44){{\\small $P_{{2}}$}}\\put({mid},44){{\\tiny 1 0}}\n"
+    "\\put({right},58){{\\footnotesize Output}}\\put({right},12){{\\tiny 7}}\n"
+    "\\end{{picture}}\n\\caption{{{caption}}}\n\\end{{figure{star}}}\n"
+)
+_TABLE = (
+    "\\begin{table}[h]\n\\centering\n\\caption{Recall and span overlap of three chunkings.}\n"
+    "\\begin{tabular}{lrr}\nMethod & Recall & IoU \\\\ \\hline\nFixed & 0.75 & 1.9 \\\\\n"
+    "Section & 0.76 & 5.2 \\\\\nPeer & 0.79 & 1.0\n\\end{tabular}\n\\end{table}\n"
+)
+_EQUATION = "\\begin{equation}\nr_{i}(t) = (1 - t)\\, p_{i} + t\\, p_{i+1}\n\\end{equation}\n"
+
+
+def _figures(i: int) -> str:
+    """The figures, table and equation of section ``i`` (see :func:`paper_source`)."""
+    where = "tbh"[i % 3]
+    out = _FIGURE.format(
+        star="", where=where, width=200, mid=90, right=170, caption=f"Encoder and decoder, setting {i}."
+    )
+    if i == 2:  # a figure across both columns of a two-column class, at the top of a page
+        out += _FIGURE.format(
+            star="*", where="t", width=420, mid=200, right=380, caption="The whole pipeline, end to end."
+        )
+    if i in (1, 3):
+        out += _TABLE
+    return out + _EQUATION
+
+
 def paper_source(
-    cls: str, options: str, front: str, items: list[tuple[str, str]], long_titles: bool = False
+    cls: str,
+    options: str,
+    front: str,
+    items: list[tuple[str, str]],
+    long_titles: bool = False,
+    figures: bool = False,
 ) -> str:
     """Return a paper's LaTeX: sections of two paragraphs, two sub-sections, two sub-sub-sections in one.
 
@@ -94,7 +133,10 @@ def paper_source(
     blocks and keywords), ``revtex`` (the abstract before ``\\maketitle``),
     ``elsevier`` (a front-matter environment) or ``plain``. ``long_titles``:
     the sections' titles run from 4 to 19 words and the sub-sections' from 6
-    to 20, so that many wrap onto a second or third line.
+    to 20, so that many wrap onto a second or third line. ``figures``: the
+    four middle sections also hold a figure with labels (at the top, the
+    bottom or in place), two of them a table, one a figure across the page,
+    each a numbered equation.
     """
     pick = iter(items * 4)
 
@@ -114,7 +156,9 @@ def paper_source(
     if long_titles:
         names = tuple(title(4 + 3 * i) for i in range(6))
     for i, name in enumerate(names):
-        body.append(f"\\section{{{name}}}\n{para()}{para()}")
+        body.append(
+            f"\\section{{{name}}}\n{para()}{_figures(i) if figures and i not in (0, 5) else ''}{para()}"
+        )
         if i in (0, 5):
             continue
         for k in range(2):
@@ -163,18 +207,19 @@ def set_of(index: int) -> str:
     return "development" if (index - 4) % 2 == 0 else "held-out"
 
 
-def build(folder: Path, long_titles: bool = False) -> list[tuple[str, Path | None]]:
+def build(folder: Path, long_titles: bool = False, figures: bool = False) -> list[tuple[str, Path | None]]:
     """Typeset every paper into ``folder`` (twice, for the bookmarks): ``(name, PDF or None)``.
 
     A class that does not build here (a package it needs is not installed)
-    gives ``None``; its log stays in ``folder``. ``long_titles``: see :func:`paper_source`.
+    gives ``None``; its log stays in ``folder``. ``long_titles``, ``figures``: see
+    :func:`paper_source`.
     """
     items = abstracts()
     out: list[tuple[str, Path | None]] = []
     for k, (name, cls, options, front) in enumerate(PAPERS):
         tex = folder / f"{name}.tex"
         tex.with_suffix(".pdf").unlink(missing_ok=True)
-        source = paper_source(cls, options, front, items[k * 7 :] + items[: k * 7], long_titles)
+        source = paper_source(cls, options, front, items[k * 7 :] + items[: k * 7], long_titles, figures)
         tex.write_text(source, encoding="utf-8")
         for _ in range(2):
             command = ["pdflatex", "-interaction=nonstopmode", tex.name]
@@ -190,6 +235,11 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument(
         "--long-titles", action="store_true", help="titles of 4 to 20 words, many of them wrapping"
     )
+    parser.add_argument(
+        "--figures",
+        action="store_true",
+        help="figures with labels, tables and numbered equations among the sections' paragraphs",
+    )
     args = parser.parse_args(argv)
     if shutil.which("pdflatex") is None:
         raise SystemExit(
@@ -202,7 +252,7 @@ def main(argv: list[str] | None = None) -> int:
     by_set: dict[str, list[he.Row]] = {}
     print("| paper | set | truth | found | matched | F1 (depth) | recall | level agreement |")
     print("|---|---|---:|---:|---:|---:|---:|---:|")
-    for k, (name, pdf) in enumerate(build(folder, args.long_titles)):
+    for k, (name, pdf) in enumerate(build(folder, args.long_titles, args.figures)):
         if pdf is None:
             print(f"| {name} | {set_of(k)} | not built here (see {name}.log) | | | | | |")
             continue
