@@ -1107,3 +1107,32 @@ def test_a_heading_centred_in_the_left_column_beside_a_figures_labels_in_the_rig
     pages = [Page([*left, *right, *figure, *lower, Line("1", x=300, y=40, size=9)])]
     doc = parse(write_pdf(tmp_path / "ieee.pdf", pages))
     assert titles(doc) == ["I. INTRODUCTION", "II. RELATED WORK"]
+
+
+def test_a_numbered_title_goes_on_under_its_hanging_indent_for_four_lines(tmp_path: Path):
+    # acmart's sub-sections: "2.2 Various Variances" ends short (the next word, long and
+    # hyphenated, does not fit) and the title goes on for three more lines where its first word
+    # stands, under the number's hanging indent; the four lines are one title
+    f = Flow().heading("2 Methods", 13).para(6)
+    f.gap(10)
+    first = _run(
+        [Line("2.2", size=11, bold=True), Line("Various Variances", size=11, bold=True)], 72, f.y, tmp_path
+    )
+    f.lines.extend(first)
+    indent = first[1].x
+    for text in (
+        "Object-Oriented Computation of",
+        "Sandwich Estimators and Their Use in",
+        "Econometric Computing",
+    ):
+        f.y -= 13
+        f.lines.append(Line(text, x=indent, y=f.y, size=11, bold=True))
+    f.y -= 20
+    f.para(6).heading("2.3 Results", 11).para(6)
+    doc = parse(f.write(tmp_path / "hanging.pdf"))
+    assert titles(doc) == [
+        "2 Methods",
+        "2.2 Various Variances Object-Oriented Computation of Sandwich Estimators and Their Use in "
+        "Econometric Computing",
+        "2.3 Results",
+    ]

@@ -343,9 +343,18 @@ def find_headings(pages: list[list[PdfLine]], body: float) -> list[Candidate]:
                     j += 1
                     continue
                 words = sum(len(g.text.split()) for g in group) + len(nxt.text.split())
+                # a numbered title going on under its hanging indent, where its first word stands
+                # ("2.2 Various Versatile Variances" over "Object-Oriented Computation of")
+                hanging = (
+                    numbered_head
+                    and group[0].title_x is not None
+                    and nxt.x0 > group[0].x0 + 1
+                    and abs(nxt.x0 - group[0].title_x) < 0.4 * max(nxt.size, 1.0)
+                )
                 # (a short line that cannot end a title, centred, wraps all the same)
                 wrapped = (
-                    last.x1 - last.x0 >= 0.35 * text_width
+                    hanging
+                    or last.x1 - last.x0 >= 0.35 * text_width
                     or last.size >= 1.3 * page_body
                     or (
                         _runs_on(last.text)
@@ -360,7 +369,7 @@ def find_headings(pages: list[list[PdfLine]], body: float) -> list[Candidate]:
                     and (abs(nxt.x0 - last.x0) < 2 or (marginal and abs(nxt.x1 - last.x1) < 2))
                     and 0 <= nxt.top - last.bottom < 0.5 * last.size
                 )
-                if not stack and len(group) >= 3:
+                if not stack and len(group) >= (4 if hanging else 3):
                     break
                 # a run-in capitals head over its text changes case; a title that breaks after "and"
                 # before an acronym ("Classes for IJDC and" / "IDCC") does not end there; a short last

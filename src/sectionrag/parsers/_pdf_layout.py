@@ -278,6 +278,7 @@ def merge_labels(lines: list[PdfLine]) -> list[PdfLine]:
         if in_right_column(label, right) != in_right_column(title, right):
             continue  # a figure's label in the left column beside a line of the right one
         label.text = f"{label.text} {title.text}"
+        label.title_x = title.x0
         label.x1 = title.x1
         label.top = min(label.top, title.top)
         label.bottom = max(label.bottom, title.bottom)

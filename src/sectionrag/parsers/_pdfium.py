@@ -53,6 +53,9 @@ class PdfLine:
             that it starts on the same baseline (a margin heading).
         lead: The line is a numbered head in bold or italics split off the
             upright text that it runs into (``9.1. Dots.`` before its paragraph).
+        title_x: Where the title starts after the line's opening section number
+            (``2.2 Various ...``: the left edge of ``V``), else ``None``; a
+            title that wraps under a hanging indent goes on there.
     """
 
     text: str
@@ -71,6 +74,7 @@ class PdfLine:
     column_top: bool = False
     run_in: bool = False
     lead: bool = False
+    title_x: float | None = None
 
     @property
     def height(self) -> float:
@@ -285,6 +289,8 @@ def _run_in_cut(
 
 # a sub-section's number (two levels or more), or a number and a parenthesis, and a word:
 # "9.1. Multiple integral signs. \\iint ...", IEEE's "1) Penalized least squares: The ..."
+# a section number opening a line, then its title: "2.2 ", "3. ", "A. ", "IV. "
+_SECTION_LABEL = re.compile(r"(?:\d{1,3}(?:\.\d{1,3})*\.?|[A-Z]\.|[IVXLC]{1,6}\.)[ \t\u00a0]+(?=\S)")
 _LEAD_NUMBER = re.compile(r"(?:\d{1,3}(?:\.\d{1,3})+\.?|\d{1,2}\))\s+\S")
 _LEAD_CHARS = 120
 
@@ -599,6 +605,11 @@ def extract_page_lines(page: Any, page_index: int, *, gap_em: float = 1.6) -> li
                         code_sizes = [z for f, z in samples if CODE_FONT.search(f)]
                         if text_samples and code_sizes and min(z for _, z in text_samples) > max(code_sizes):
                             font, psize = max(text_samples, key=lambda s: s[1])
+                title_x = None
+                number = _SECTION_LABEL.match(text, i0, i1)
+                if number is not None:
+                    raw.FPDFText_GetCharBox(tp, number.end(), left, right, bottom, top)
+                    title_x = left.value
                 lines.append(
                     PdfLine(
                         text=_line_text(stripped, paired),
@@ -614,6 +625,7 @@ def extract_page_lines(page: Any, page_index: int, *, gap_em: float = 1.6) -> li
                         row=row,
                         run_in=runin > 0 and a == start,
                         lead=lead > 0 and a == start,
+                        title_x=title_x,
                     )
                 )
             row += 1
