@@ -68,8 +68,9 @@ def make_table(rng: random.Random) -> tuple[list[float], list[list[str]]]:
     for _ in range(rng.randint(3, 9)):
         row = [_words(rng, 1, 7 if rng.random() < 0.3 else 3)]
         row += [_figure(rng) if rng.random() < 0.7 else _words(rng, 1, 3) for _ in range(cols - 1)]
-        row = [cell if rng.random() > 0.08 else "" for cell in row]
-        rows.append(row)
+        blanked = [cell if rng.random() > 0.08 else "" for cell in row]
+        # (a row of empty cells only is no row of text to find: its first cell keeps its words)
+        rows.append(blanked if any(blanked) else [row[0], *blanked[1:]])
     least = [8 + CHAR * max(len(w) for row in rows for w in (row[c].split() or [""])) for c in range(cols)]
     widths = [rng.uniform(0.6, 1.6) for _ in range(cols)]
     scale = (RIGHT - LEFT - sum(least)) * rng.uniform(0.3, 1.0) / sum(widths)
