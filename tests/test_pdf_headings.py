@@ -7,12 +7,14 @@ only at ``doc.sections``: which titles became sections, and at what level.
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
 
 from _pdfgen import Line, Page, body_lines, write_pdf
 from _section_checks import check_sections
+from sectionrag.parsers._pdf_toc_levels import set_levels
 from sectionrag.parsers.pdf import PdfParser
 from sectionrag.types import Document
 
@@ -441,27 +443,26 @@ def test_contents_entry_set_further_left_never_nests_under_an_indented_one():
     assert nest_levels(keys, [1, 1, 0, 1, 0, 1]) == [1, 1, 1, 2, 1, 2]
 
 
+@dataclass
+class _TocEntry:
+    """A printed contents' entry as ``set_levels`` reads it: title, indent and face."""
+
+    title: str
+    x0: float
+    face: tuple[float, bool]
+    level: int = 0
+
+
 def test_larger_bold_part_flush_with_numbered_chapters_is_above_them():
-    from dataclasses import dataclass
-
-    from sectionrag.parsers._pdf_toc_levels import set_levels
-
-    @dataclass
-    class Entry:
-        title: str
-        x0: float
-        face: tuple[float, bool]
-        level: int = 0
-
     entries = [
-        Entry("I User Manual", 72, (10.8, True)),
-        Entry("1 Introduction", 71, (9.0, True)),
-        Entry("1.1 Compiling from source", 71, (9.0, False)),
-        Entry("1.2 Installing the binaries", 71, (9.0, False)),
-        Entry("2 Getting started", 71, (9.0, True)),
-        Entry("2.1 Step one", 71, (9.0, False)),
-        Entry("II Reference Manual", 72, (10.8, True)),
-        Entry("3 Features", 71, (9.0, True)),
+        _TocEntry("I User Manual", 72, (10.8, True)),
+        _TocEntry("1 Introduction", 71, (9.0, True)),
+        _TocEntry("1.1 Compiling from source", 71, (9.0, False)),
+        _TocEntry("1.2 Installing the binaries", 71, (9.0, False)),
+        _TocEntry("2 Getting started", 71, (9.0, True)),
+        _TocEntry("2.1 Step one", 71, (9.0, False)),
+        _TocEntry("II Reference Manual", 72, (10.8, True)),
+        _TocEntry("3 Features", 71, (9.0, True)),
     ]
     set_levels(entries)
     assert [e.level for e in entries] == [1, 2, 3, 3, 2, 3, 1, 2]
@@ -471,29 +472,18 @@ def test_contents_read_from_its_second_page_opens_inside_a_chapter():
     # the first page of a printed contents shares the title page and is not read as contents: the
     # entries found open with "1.4" and its sub-sections, and their chapter "1" is not among them;
     # "1.4" ranks as a section all the same, below the chapters that follow
-    from dataclasses import dataclass
-
-    from sectionrag.parsers._pdf_toc_levels import set_levels
-
-    @dataclass
-    class Entry:
-        title: str
-        x0: float
-        face: tuple[float, bool]
-        level: int = 0
-
     entries = [
-        Entry("1.4 What is an object?", 141, (10.0, False)),
-        Entry("1.4.1 A name", 164, (10.0, False)),
-        Entry("1.4.2 Points", 164, (10.0, False)),
-        Entry("1.5 Transformations", 141, (10.0, False)),
-        Entry("2 A first object", 125, (10.0, True)),
-        Entry("2.1 A segment", 140, (10.0, False)),
+        _TocEntry("1.4 What is an object?", 141, (10.0, False)),
+        _TocEntry("1.4.1 A name", 164, (10.0, False)),
+        _TocEntry("1.4.2 Points", 164, (10.0, False)),
+        _TocEntry("1.5 Transformations", 141, (10.0, False)),
+        _TocEntry("2 A first object", 125, (10.0, True)),
+        _TocEntry("2.1 A segment", 140, (10.0, False)),
     ]
     set_levels(entries)
     assert [e.level for e in entries] == [2, 3, 3, 2, 1, 2]
     # a contents that opens on its first chapter is ranked as before
-    whole = [Entry("1 Introduction", 125, (10.0, True)), *entries]
+    whole = [_TocEntry("1 Introduction", 125, (10.0, True)), *entries]
     set_levels(whole)
     assert [e.level for e in whole] == [1, 2, 3, 3, 2, 1, 2]
 

@@ -287,10 +287,10 @@ def _run_in_cut(
     return idx
 
 
-# a sub-section's number (two levels or more), or a number and a parenthesis, and a word:
-# "9.1. Multiple integral signs. \\iint ...", IEEE's "1) Penalized least squares: The ..."
 # a section number opening a line, then its title: "2.2 ", "3. ", "A. ", "IV. "
 _SECTION_LABEL = re.compile(r"(?:\d{1,3}(?:\.\d{1,3})*\.?|[A-Z]\.|[IVXLC]{1,6}\.)[ \t\u00a0]+(?=\S)")
+# a sub-section's number (two levels or more), or a number and a parenthesis, and a word:
+# "9.1. Multiple integral signs. \\iint ...", IEEE's "1) Penalized least squares: The ..."
 _LEAD_NUMBER = re.compile(r"(?:\d{1,3}(?:\.\d{1,3})+\.?|\d{1,2}\))\s+\S")
 _LEAD_CHARS = 120
 
