@@ -247,8 +247,11 @@ def find_headings(pages: list[list[PdfLine]], body: float) -> list[Candidate]:
                 ok = False
             if ok and ln.run_in and not marginal:
                 ok = False  # a larger name run into its text inside the block (a member's title over code)
-            if ok and in_margin and not marginal:
-                ok = False  # a marginal label ("NOTE" beside a box), not a heading
+            # a marginal label ("NOTE" beside a box) is no heading; a heading set out left of the text
+            # on a row of its own is one ("Options" over its sub-sections)
+            beside_text = any(o.x0 >= ln.x1 for o in by_row[ln.row] if o is not ln)
+            if ok and in_margin and not marginal and beside_text:
+                ok = False
             if ok and not numbering_order(ln.text)[1] and _under_table_caption(lines, i, body):
                 ok = False  # a caption's second line or its table's header row ("Menu Item")
             if ok and style_of(ln) in terms and hangs(lines, i, body) and not numbering_order(ln.text)[1]:
