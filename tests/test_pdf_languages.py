@@ -10,6 +10,7 @@ from pathlib import Path
 
 from _pdfgen import Line, body_lines
 from test_pdf_headings import Flow, parse, titles
+from test_pdf_paper_layouts import _run
 
 
 def _outdented(tmp_path: Path, label_beside_text: bool) -> list[str]:
@@ -43,3 +44,35 @@ def test_a_label_in_the_margin_beside_a_line_of_text_is_still_no_heading(tmp_pat
     got = _outdented(tmp_path, label_beside_text=True)
     assert "NOTE" not in got
     assert "Usage" in got
+
+
+def test_a_numbered_question_goes_on_under_its_hanging_indent_past_twenty_words(tmp_path: Path):
+    # a FAQ: "6.1. ¿Cómo puedo usar TeX en castellano? o ¿Qué es lo mínimo que hay que saber para"
+    # (17 words) goes on under its hanging indent with "escribir en castellano con TeX/LaTeX?"
+    f = Flow().heading("6. Preguntas específicas", 14).para(4)
+    f.gap(10)
+    first = _run(
+        [
+            Line("6.1.", size=12, bold=True),
+            Line(
+                "¿Cómo puedo usar TeX en castellano? o ¿Qué es lo mínimo que hay que saber para",
+                size=12,
+                bold=True,
+            ),
+        ],
+        72,
+        f.y,
+        tmp_path,
+    )
+    f.lines.extend(first)
+    f.y -= 16
+    f.lines.append(Line("escribir en castellano con TeX/LaTeX?", x=first[1].x, y=f.y, size=12, bold=True))
+    f.y -= 20
+    f.para(6).heading("6.2. ¿Dónde está la documentación?", 12).para(6)
+    got = titles(parse(f.write(tmp_path / "faq.pdf")))
+    assert got == [
+        "6. Preguntas específicas",
+        "6.1. ¿Cómo puedo usar TeX en castellano? o ¿Qué es lo mínimo que hay que saber para escribir en "
+        "castellano con TeX/LaTeX?",
+        "6.2. ¿Dónde está la documentación?",
+    ]

@@ -384,7 +384,8 @@ def find_headings(pages: list[list[PdfLine]], body: float) -> list[Candidate]:
                 if (
                     same_style
                     and (wrapped or stack)
-                    and (words <= longest or stack)
+                    # (a question set as a numbered title runs long; under its hanging indent it goes on)
+                    and (words <= (2 * longest if hanging else longest) or stack)
                     and not case_change
                     and not _CAPTION.match(nxt.text)
                     and (
