@@ -76,3 +76,26 @@ def test_a_numbered_question_goes_on_under_its_hanging_indent_past_twenty_words(
         "castellano con TeX/LaTeX?",
         "6.2. ¿Dónde está la documentación?",
     ]
+
+
+def test_numbered_warning_and_remark_boxes_are_no_sections(tmp_path: Path):
+    # a manual's boxes: "Avertissement 1" and a dash, and "Remarque 2 : ..." in bold at the text's size,
+    # numbered through the document; "Warning 3 - ..." in an English one, "Hinweis" alone in a German one
+    f = Flow().heading("1 Compilation", 14).para(4)
+    f.line("Avertissement 1 \u2013 LuaLaTeX et UTF-8 nécessaires", bold=True, after=16).para(3)
+    f.para(3).heading("1.1 Options", 12).para(4)
+    f.line("Remarque 2 : Structure non numérotée", bold=True, after=16).para(3)
+    f.line("Warning 3 - Keys are read once", bold=True, after=16).para(3)
+    f.line("Hinweis", bold=True, after=16).para(3)
+    f.heading("1.2 Usage", 12).para(4)
+    got = titles(parse(f.write(tmp_path / "boxes.pdf")))
+    assert got == ["1 Compilation", "1.1 Options", "1.2 Usage"]
+
+
+def test_a_numbered_example_keeps_its_heading(tmp_path: Path):
+    # "Example 1: changing the frame color" heads a section of a package manual: never a box
+    f = Flow().heading("3 Examples", 14).para(4)
+    f.heading("Example 1: changing the frame color", 12).para(4)
+    f.heading("Example 2: changing the label", 12).para(4)
+    got = titles(parse(f.write(tmp_path / "examples.pdf")))
+    assert got == ["3 Examples", "Example 1: changing the frame color", "Example 2: changing the label"]

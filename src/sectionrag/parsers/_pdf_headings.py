@@ -45,6 +45,7 @@ from sectionrag.parsers.headings import (
     CHAPTER_WORDS,
     LABEL_WORD_KINDS,
     NUMBER_WORDS,
+    NUMBERED_BOX_WORDS,
     PART_WORDS,
     classify,
     is_all_caps,
@@ -889,6 +890,10 @@ _FORMAL_TITLE = re.compile(
     r"\s+[A-Z\d]{1,3}[.\-]\d{1,3}[.:]?\s",
     re.I,
 )
+# a box title with its own number: "Warning 3 - Keys" (or a dash), "Remarque 2 : Structure", "Tip 4. Undo"
+_NUMBERED_BOX = re.compile(
+    rf"^(?:{'|'.join(sorted(NUMBERED_BOX_WORDS))})\s+\d{{1,3}}\s*[\u2013\u2014:.-]\s", re.I
+)
 # a paper's key words run into their list ("Index Terms—statistics", "Keywords: software")
 _KEYWORDS = re.compile(r"^(?:key\s*words?|index\s+terms)\s*[\u2014\u2013:.-]", re.I)
 _MONTHS = "january|february|march|april|may|june|july|august|september|october|november|december"
@@ -1209,8 +1214,8 @@ def _is_heading_line(
     if ln.lead:
         return True  # a numbered head in bold or italics run into its paragraph ("9.3. Dots. Normally ...")
     ratio = ln.size / body if body else 1.0
-    if ratio < 1.5 and text.lower().rstrip(":.") in ADMONITIONS:
-        return False  # a "Note" or "Warning" box title; a chapter-sized "Notes" stays a heading
+    if ratio < 1.5 and (text.lower().rstrip(":.") in ADMONITIONS or _NUMBERED_BOX.match(text)):
+        return False  # a "Note" or "Warning 3 - ..." box title; a chapter-sized "Notes" stays a heading
     # the first line of a page's right-hand column is set off from the left column's last line
     spaced = gap_above > line_gap * 1.6 or prev is None or prev.row == ln.row or ln.column_top
     # a numbered heading set tight under its parent's heading in its bold face, its number inside

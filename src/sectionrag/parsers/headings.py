@@ -18,6 +18,7 @@ __all__ = [
     "BOOK_TITLES",
     "CHAPTER_WORDS",
     "LABEL_WORD_KINDS",
+    "NUMBERED_BOX_WORDS",
     "NUMBER_WORDS",
     "PART_WORDS",
     "HeadingStyle",
@@ -61,13 +62,12 @@ BOOK_TITLES = frozenset(
 )
 
 
-# box titles ("Note", "Warning"), not section headings below chapter size
-ADMONITIONS = frozenset(
+# the words of box titles that may carry a number of their own ("Warning 3 - ...", "Remarque 2 :"),
+# in English, French, German, Spanish, Italian, Portuguese, Polish and Czech; never "Note" or "Example",
+# which number a filing's notes and, in some manuals, their sections
+NUMBERED_BOX_WORDS = frozenset(
     {
-        "note",
-        "notes",
         "tip",
-        "tips",
         "warning",
         "caution",
         "important",
@@ -75,9 +75,37 @@ ADMONITIONS = frozenset(
         "danger",
         "attention",
         "remark",
-        "example",
+        "avertissement",
+        "remarque",
+        "astuce",
+        "conseil",
+        "hinweis",
+        "warnung",
+        "achtung",
+        "tipp",
+        "advertencia",
+        "consejo",
+        "aviso",
+        "avvertenza",
+        "suggerimento",
+        "dica",
+        "uwaga",
+        "upozornění",
     }
 )
+# box titles ("Note", "Warning"), not section headings below chapter size
+ADMONITIONS = NUMBERED_BOX_WORDS | {
+    "note",
+    "notes",
+    "tips",
+    "example",
+    "exemple",
+    "beispiel",
+    "ejemplo",
+    "esempio",
+    "exemplo",
+    "poznámka",
+}
 
 
 @dataclass(frozen=True, slots=True)
