@@ -9,7 +9,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from _pdfgen import Line, body_lines
-from test_pdf_headings import Flow, parse, titles
+from test_pdf_headings import Flow, levels, parse, titles
 from test_pdf_paper_layouts import _run
 
 
@@ -99,3 +99,61 @@ def test_a_numbered_example_keeps_its_heading(tmp_path: Path):
     f.heading("Example 2: changing the label", 12).para(4)
     got = titles(parse(f.write(tmp_path / "examples.pdf")))
     assert got == ["3 Examples", "Example 1: changing the frame color", "Example 2: changing the label"]
+
+
+def test_chapter_labels_of_other_languages_are_joined_to_the_title_below(tmp_path: Path):
+    # "Luku 1" (Finnish) and "Hoofdstuk 2" (Dutch) over the chapter's title, as "Chapitre 1" and
+    # "Chapter 1" are set: one heading each, at the chapters' level
+    f = Flow()
+    for n, (label, title) in enumerate((("Luku", "Johdanto"), ("Hoofdstuk", "Inleiding")), 1):
+        if n > 1:
+            f.new_page()
+        f.heading(f"{label} {n}", 20).heading(title, 25, before=20).para(4)
+        for k in (1, 2):
+            f.heading(f"{n}.{k} Osa {k}", 14).para(6)
+    got = levels(parse(f.write(tmp_path / "luku.pdf")))
+    assert got["Luku 1 Johdanto"] == got["Hoofdstuk 2 Inleiding"] == 1, got
+    assert got["1.2 Osa 2"] == got["2.1 Osa 1"] == 2, got
+
+
+def test_labels_in_cyrillic_polish_and_czech_read_as_chapters_and_appendices():
+    from sectionrag.parsers.headings import classify
+
+    for text, kind in (
+        ("Глава 1", "chapter"),
+        ("ГЛАВА 2 Установка", "chapter"),
+        ("Rozdział 3 Wstęp", "chapter"),
+        ("Kapitola 4", "chapter"),
+        ("Приложение A", "appendix"),
+        ("Příloha B Tabulky", "appendix"),
+        ("Apéndice C", "appendix"),
+    ):
+        style = classify(text)
+        assert style is not None and style.kind == kind, (text, style)
+
+
+def test_a_numbered_question_holding_a_sentence_goes_on_under_its_hanging_indent(tmp_path: Path):
+    # a FAQ's question whose first line ends a sentence: "3.1.3 Stable releases hold old versions
+    # of programs." over "Just look at the kernel. Why?" under the number's hanging indent
+    f = Flow().heading("3 Releases", 14).para(4)
+    f.gap(10)
+    first = _run(
+        [
+            Line("3.1.3", size=12, bold=True),
+            Line("Stable releases hold old versions of programs.", size=12, bold=True),
+        ],
+        72,
+        f.y,
+        tmp_path,
+    )
+    f.lines.extend(first)
+    f.y -= 16
+    f.lines.append(Line("Just look at the kernel. Why?", x=first[1].x, y=f.y, size=12, bold=True))
+    f.y -= 20
+    f.para(6).heading("3.1.4 Where are the sources?", 12).para(6)
+    got = titles(parse(f.write(tmp_path / "faq.pdf")))
+    assert got == [
+        "3 Releases",
+        "3.1.3 Stable releases hold old versions of programs. Just look at the kernel. Why?",
+        "3.1.4 Where are the sources?",
+    ]

@@ -390,9 +390,12 @@ def find_headings(pages: list[list[PdfLine]], body: float) -> list[Candidate]:
                     and not case_change
                     and not _CAPTION.match(nxt.text)
                     and (
+                        # (a question under its hanging indent may hold a sentence before it: "3.1.3
+                        # Stable releases hold old versions." over "Look at the kernel. Why?")
+                        hanging
                         # (a numbered title may start with a name in lower case, "4. strucchange
                         # ...", and a wrapped line goes on in mid-phrase, "ence Reading ...")
-                        not looks_like_sentence(
+                        or not looks_like_sentence(
                             group[-1].text, max_words=longest, allow_lower=len(group) > 1 or numbered_head
                         )
                         or (group[-1].text.endswith(",") and (last.size >= 1.4 * page_body or labelled_run))

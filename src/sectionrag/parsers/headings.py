@@ -139,10 +139,37 @@ def _printed(words: tuple[str, ...]) -> str:
     return "|".join(form for w in words for form in (w.upper(), w.capitalize()))
 
 
-# the label words of English, French, German, Spanish and Italian documents (babel, LibreOffice)
-CHAPTER_WORDS = ("chapter", "chapitre", "kapitel", "cap\u00edtulo", "capitolo")
+# the label words of English, French, German, Spanish, Portuguese, Italian, Russian, Polish, Czech,
+# Finnish and Dutch documents (babel, LibreOffice): "Глава 1", "Rozdział 2", "Luku 3", "Příloha A"
+CHAPTER_WORDS = (
+    "chapter",
+    "chapitre",
+    "kapitel",
+    "cap\u00edtulo",
+    "capitolo",
+    "глава",
+    "rozdział",
+    "kapitola",
+    "luku",
+    "hoofdstuk",
+)
+# (not "Parte": Portuguese and Spanish open lines with it as a noun, "Parte Interna", "Parte 1" of a
+# sample poster)
 PART_WORDS = ("part", "partie", "teil")
-APPENDIX_WORDS = ("appendix", "annex", "annexe", "anhang")
+APPENDIX_WORDS = (
+    "appendix",
+    "annex",
+    "annexe",
+    "anhang",
+    "apéndice",
+    "appendice",
+    "anexo",
+    "приложение",
+    "dodatek",
+    "příloha",
+    "liite",
+    "bijlage",
+)
 _LABELS = CHAPTER_WORDS + PART_WORDS + APPENDIX_WORDS
 _CHAPTER_WORDS = _printed(CHAPTER_WORDS)
 _PART_WORDS = _printed(PART_WORDS)
