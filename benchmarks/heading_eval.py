@@ -245,9 +245,16 @@ HELDOUT20 = frozenset(
 # ROUND21_DEV is the first, third, fifth ... by name. A second batch of four in Russian, Chinese
 # and Japanese (debian-faq-ru, debian-reference-zh-cn and -ja, developers-reference-ja: DBLaTeX
 # through xdvipdfmx, Sphinx through dvipdfmx) was chosen the same way later in the round, measured
-# with the code after its first three rules, and split by the same rule among themselves.
+# with the code after its first three rules, and split by the same rule among themselves. A third
+# batch of ten web pages printed to PDF by headless Chromium (benchmarks/make_web_pdfs.py) came
+# after its first five rules, split the same way.
 ROUND21_DEV = frozenset(
     {
+        "git-first-contribution-chrome.pdf",
+        "postgresql-functions-json-chrome.pdf",
+        "postgresql-pgbench-chrome.pdf",
+        "python-sqlite3-chrome.pdf",
+        "sqlite-query-optimizer-chrome.pdf",
         "debian-faq-ru.pdf",
         "debian-reference-zh-cn.pdf",
         "babel-spanish-manual.pdf",
@@ -260,6 +267,11 @@ ROUND21_DEV = frozenset(
 )
 HELDOUT21 = frozenset(
     {
+        "git-user-manual-chrome.pdf",
+        "postgresql-monitoring-stats-chrome.pdf",
+        "python-regex-howto-chrome.pdf",
+        "sqlite-fts5-chrome.pdf",
+        "sqlite-virtual-tables-chrome.pdf",
         "debian-reference-ja.pdf",
         "developers-reference-ja.pdf",
         "biblatex-de-handbuch.pdf",
