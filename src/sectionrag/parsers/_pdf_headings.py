@@ -270,6 +270,8 @@ def find_headings(pages: list[list[PdfLine]], body: float) -> list[Candidate]:
                 )
             ):
                 ok = False  # a table's header or row label: bold cells or figures share its row
+            if ok and not marginal and not ln.lead and _in_a_bar(ln, by_row[ln.row]):
+                ok = False  # a bar of links or a row of cells: "Prev", "Up", "Chapter 9 ...", "Home", "Next"
             if ok and not marginal and not numbering_order(ln.text)[1] and _alone_in_table(ln, by_row, body):
                 ok = False  # a table's group label or column head set alone in its row ("Assets")
             if ok and _PARENTHESISED.match(ln.text):
@@ -448,7 +450,7 @@ def find_headings(pages: list[list[PdfLine]], body: float) -> list[Candidate]:
             for g in group:
                 g.role = "heading"
             i = j
-    return _without_figure_art(_without_continuations(out), pages)
+    return _without_figure_art(_without_continuations(_without_echoes(out, pages)), pages)
 
 
 class _DocumentWords:
@@ -463,6 +465,28 @@ class _DocumentWords:
             texts = (ln.text for lines in self._pages for ln in lines)
             self._words = {w.strip(WORD_EDGES).casefold() for text in texts for w in text.split()}
         return word in self._words
+
+
+def _without_echoes(candidates: list[Candidate], pages: list[list[PdfLine]]) -> list[Candidate]:
+    """Drop a heading whose title the next heading repeats on its page with no prose between.
+
+    A web page printed from a browser shows its title in its header bar
+    (``9.16. JSON Functions and Operators`` over ``Prev  Up ... Next``) and
+    again as its own heading just under it: the second one heads the text.
+    """
+    out: list[Candidate] = []
+    for c, nxt in itertools.zip_longest(candidates, candidates[1:]):
+        between = pages[c.page][c.index + len(c.lines) : nxt.index] if nxt is not None else []
+        if (
+            nxt is not None
+            and nxt.page == c.page
+            and nxt.title.split() == c.title.split()
+            # (a line of text between them: twenty characters or more, not in bold like the bar's links)
+            and not any(len(ln.text) >= 20 and not ln.bold for ln in between)
+        ):
+            continue
+        out.append(c)
+    return out
 
 
 def _small_capitals_wrap(last: PdfLine, nxt: PdfLine) -> bool:
@@ -617,6 +641,18 @@ def _under_table_caption(lines: list[PdfLine], i: int, body: float) -> bool:
         if _TABLE_CAPTION.match(above.text):
             return ln.size <= above.size + 0.5
     return False
+
+
+def _in_a_bar(ln: PdfLine, row: list[PdfLine]) -> bool:
+    """Tell whether a line shares its row with three short pieces or more (a web page's navigation bar).
+
+    A page printed from a browser keeps the bar of links over and under its
+    text (``Prev  Up  Chapter 9. Functions and Operators  Home  Next``); its
+    middle link is set in bold like a heading, but a heading does not share
+    its row with three other pieces.
+    """
+    others = [o for o in row if o is not ln]
+    return len(others) >= 3 and all(len(o.text.split()) <= 3 for o in others)
 
 
 def _under_signature(ln: PdfLine, signatures: list[PdfLine]) -> bool:
