@@ -14,10 +14,14 @@ and stored in one LanceDB collection. Three kinds of rows, recall@5 / span IoU
   the same section, document or within 1,500 characters (diversity), and the
   same as a bonus (clustering);
 - **fusion**: the store's hybrid search with other candidate pools, weights
-  and fusions, overlaps dropped as ``Pipeline.search`` drops them.
+  and fusions, overlaps dropped as ``Pipeline.search`` drops them;
+- **routing** (fourteenth round): the same search scoped to the documents
+  that hold the query's references (``where={"source": [...]}``), an upper
+  bound on what any choice of documents before the search could add.
 
     python benchmarks/default_search_levers.py
     python benchmarks/default_search_levers.py --only ceiling,fusion
+    python benchmarks/default_search_levers.py --only routing
 """
 
 from __future__ import annotations
@@ -131,7 +135,9 @@ def main(argv: list[str] | None = None) -> int:
     from sectionrag.stores import LanceDBStore
 
     p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    p.add_argument("--only", default="ceiling,rerank,fusion", help="row groups: ceiling, rerank, fusion")
+    p.add_argument(
+        "--only", default="ceiling,rerank,fusion,routing", help="row groups: ceiling, rerank, fusion, routing"
+    )
     groups = set(p.parse_args(argv).only.split(","))
     docs, items = br.load_set()
     env = br.make_env()
@@ -144,11 +150,20 @@ def main(argv: list[str] | None = None) -> int:
     store.add(chunks, vectors)
     unit = {c.id: v / (np.linalg.norm(v) or 1.0) for c, v in zip(chunks, vectors, strict=True)}
 
-    def search(pool: int = 50, k: int = K * OVERLAP_FETCH, keep: int = K, **options: Any) -> list[list[Any]]:
+    def search(
+        pool: int = 50,
+        k: int = K * OVERLAP_FETCH,
+        keep: int = K,
+        scope: Callable[[Any], dict[str, Any]] | None = None,
+        **options: Any,
+    ) -> list[list[Any]]:
         lance_store.HYBRID_CANDIDATES = pool  # the store's candidate pool per side
         out = []
         for it, qv in zip(items, qvecs, strict=True):
-            hits = store.search(query_vector=qv, query_text=it.query.query, k=k, mode="hybrid", **options)
+            where = {"where": scope(it)} if scope else {}
+            hits = store.search(
+                query_vector=qv, query_text=it.query.query, k=k, mode="hybrid", **where, **options
+            )
             out.append(without_overlaps(hits, keep))
         lance_store.HYBRID_CANDIDATES = 50
         return out
@@ -184,6 +199,13 @@ def main(argv: list[str] | None = None) -> int:
         ]
         for label, options in variants:
             print(row(label, scored(items, search(**options))), flush=True)
+    if "routing" in groups:
+
+        def referenced(item: Any) -> dict[str, Any]:
+            return {"source": sorted({ref.source for ref in item.query.references})}
+
+        routed = scored(items, search(scope=referenced))
+        print(row("routing: the referenced documents only (upper bound)", routed), flush=True)
     return 0
 
 
