@@ -32,12 +32,14 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import platform
 import re
 import statistics
 import sys
 from collections import Counter
 from dataclasses import asdict, dataclass
 from difflib import SequenceMatcher
+from importlib.metadata import PackageNotFoundError, version
 from pathlib import Path
 
 from sectionrag.parsers.headings import normalize_for_match
@@ -591,6 +593,31 @@ def print_set_means(by_set: dict[str, list[Row]], noun: str) -> None:
         )
 
 
+#: the packages whose versions decide what the parser reads from a page
+MEASURED_WITH = ("sectionrag", "pypdfium2", "pdfplumber", "pdfminer.six")
+
+
+def environment() -> dict[str, str]:
+    """Python's version and the versions of :data:`MEASURED_WITH`, kept beside every figure.
+
+    The text a PDF library reads from a page can change between its releases,
+    and with it a file's headings; a figure without the versions it was
+    measured with cannot be told apart from a change in the parser.
+    """
+    out = {"python": platform.python_version()}
+    for name in MEASURED_WITH:
+        try:
+            out[name] = version(name)
+        except PackageNotFoundError:
+            out[name] = "not installed"
+    return out
+
+
+def environment_line(env: dict[str, str]) -> str:
+    """``Measured with python 3.11.7, sectionrag 0.3.0, pypdfium2 5.15.2, ...``."""
+    return "Measured with " + ", ".join(f"{name} {v}" for name, v in env.items())
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("pdfs", nargs="*", type=Path)
@@ -638,6 +665,7 @@ def main(argv: list[str] | None = None) -> int:
         out = {
             "files": [asdict(r) for r in rows],
             "means": {k: summary(v) for k, v in groups.items() if v},
+            "environment": environment(),
         }
         print(json.dumps(out, indent=2))
         return 0
@@ -699,6 +727,8 @@ def main(argv: list[str] | None = None) -> int:
                     f"  {r.file}: parts/items ok={r.parts_items_ok}, "
                     f"contents lines={r.contents_lines_emitted}"
                 )
+    print()
+    print(environment_line(environment()))
     return 0
 
 

@@ -44,7 +44,10 @@ def unpacked(deb: Path | None) -> Path:
     if deb is None:
         tmp = Path(tempfile.mkdtemp())
         try:
-            subprocess.run(["apt-get", "download", f"{PACKAGE}={VERSION}"], cwd=tmp, check=True)
+            # (apt-get's progress goes to stderr: stdout holds the table or the JSON)
+            subprocess.run(
+                ["apt-get", "download", f"{PACKAGE}={VERSION}"], cwd=tmp, check=True, stdout=sys.stderr
+            )
         except (OSError, subprocess.CalledProcessError) as exc:
             raise SystemExit(
                 f"could not download {PACKAGE} {VERSION} with apt-get ({exc}); "
@@ -82,7 +85,7 @@ def main(argv: list[str] | None = None) -> int:
     means["all"] = he.summary([r for group in rows.values() for r in group])
     if args.json:
         files = [asdict(r) for group in rows.values() for r in group]
-        print(json.dumps({"files": files, "means": means}, indent=2))
+        print(json.dumps({"files": files, "means": means, "environment": he.environment()}, indent=2))
         return 0
     print("| files | n | mean F1 | mean F1 (depth) | worst F1 (depth) | mean recall | mean level agreement |")
     print("|---|---:|---:|---:|---:|---:|---:|")
@@ -91,6 +94,8 @@ def main(argv: list[str] | None = None) -> int:
             f"| {name} | {s['files']} | {s['mean_f1']:.3f} | {s['mean_f1_in_depth']:.3f} "
             f"| {s['worst_f1_in_depth']:.3f} | {s['mean_recall']:.3f} | {s['mean_level_agreement']:.3f} |"
         )
+    print()
+    print(he.environment_line(he.environment()))
     return 0
 
 

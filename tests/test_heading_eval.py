@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import importlib.util
+import os
 import sys
 from pathlib import Path
 from types import ModuleType
@@ -90,3 +91,36 @@ def test_truth_printed_counts_titles_on_their_page_or_beside_it():
     assert heading_eval.printed_share(truth, doc) == 2 / 3  # page 2 is beside page 1
     assert heading_eval.printed_share([(1, "Introduction", 9)], doc) == 0.0  # far from its page
     assert heading_eval.printed_share([], doc) == 1.0
+
+
+def test_figures_carry_the_versions_they_were_measured_with():
+    from importlib.metadata import version
+
+    env = heading_eval.environment()
+    assert env["pypdfium2"] == version("pypdfium2")
+    assert env["pdfplumber"] == version("pdfplumber")
+    assert env["sectionrag"] == version("sectionrag")
+    assert set(heading_eval.MEASURED_WITH) <= set(env) and "python" in env
+    line = heading_eval.environment_line(env)
+    assert line.startswith("Measured with python ") and f"pypdfium2 {env['pypdfium2']}" in line
+
+
+def test_outside_check_keeps_apt_output_off_stdout(tmp_path, monkeypatch, capfd):
+    """The package download's progress never mixes into the table or the JSON on stdout."""
+    import pytest
+
+    spec = importlib.util.spec_from_file_location("outside_eval", SCRIPT.with_name("outside_eval.py"))
+    assert spec is not None and spec.loader is not None
+    outside = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(outside)
+    fake = tmp_path / "bin"
+    fake.mkdir()
+    apt = fake / "apt-get"
+    apt.write_text("#!/bin/sh\necho 'Get:1 http://deb.example/ texlive-publishers-doc'\nexit 100\n")
+    apt.chmod(0o755)
+    monkeypatch.setenv("PATH", f"{fake}:{os.environ['PATH']}")
+    monkeypatch.setattr(outside, "CACHE", tmp_path / "cache")
+    with pytest.raises(SystemExit, match="could not download"):
+        outside.unpacked(None)
+    out, err = capfd.readouterr()
+    assert "Get:1" not in out and "Get:1" in err
