@@ -46,30 +46,32 @@ def test_a_label_in_the_margin_beside_a_line_of_text_is_still_no_heading(tmp_pat
     assert "Usage" in got
 
 
+def _hanging_question(
+    tmp_path: Path, chapter: str, number: str, first: str, second: str, after: str
+) -> list[str]:
+    """Titles of a FAQ page: ``number`` and ``first`` in bold on a row, ``second`` under its indent."""
+    f = Flow().heading(chapter, 14).para(4)
+    f.gap(10)
+    row = _run([Line(number, size=12, bold=True), Line(first, size=12, bold=True)], 72, f.y, tmp_path)
+    f.lines.extend(row)
+    f.y -= 16
+    f.lines.append(Line(second, x=row[1].x, y=f.y, size=12, bold=True))
+    f.y -= 20
+    f.para(6).heading(after, 12).para(6)
+    return titles(parse(f.write(tmp_path / "faq.pdf")))
+
+
 def test_a_numbered_question_goes_on_under_its_hanging_indent_past_twenty_words(tmp_path: Path):
     # a FAQ: "6.1. ¿Cómo puedo usar TeX en castellano? o ¿Qué es lo mínimo que hay que saber para"
     # (17 words) goes on under its hanging indent with "escribir en castellano con TeX/LaTeX?"
-    f = Flow().heading("6. Preguntas específicas", 14).para(4)
-    f.gap(10)
-    first = _run(
-        [
-            Line("6.1.", size=12, bold=True),
-            Line(
-                "¿Cómo puedo usar TeX en castellano? o ¿Qué es lo mínimo que hay que saber para",
-                size=12,
-                bold=True,
-            ),
-        ],
-        72,
-        f.y,
+    got = _hanging_question(
         tmp_path,
+        "6. Preguntas específicas",
+        "6.1.",
+        "¿Cómo puedo usar TeX en castellano? o ¿Qué es lo mínimo que hay que saber para",
+        "escribir en castellano con TeX/LaTeX?",
+        "6.2. ¿Dónde está la documentación?",
     )
-    f.lines.extend(first)
-    f.y -= 16
-    f.lines.append(Line("escribir en castellano con TeX/LaTeX?", x=first[1].x, y=f.y, size=12, bold=True))
-    f.y -= 20
-    f.para(6).heading("6.2. ¿Dónde está la documentación?", 12).para(6)
-    got = titles(parse(f.write(tmp_path / "faq.pdf")))
     assert got == [
         "6. Preguntas específicas",
         "6.1. ¿Cómo puedo usar TeX en castellano? o ¿Qué es lo mínimo que hay que saber para escribir en "
@@ -135,23 +137,14 @@ def test_labels_in_cyrillic_polish_and_czech_read_as_chapters_and_appendices():
 def test_a_numbered_question_holding_a_sentence_goes_on_under_its_hanging_indent(tmp_path: Path):
     # a FAQ's question whose first line ends a sentence: "3.1.3 Stable releases hold old versions
     # of programs." over "Just look at the kernel. Why?" under the number's hanging indent
-    f = Flow().heading("3 Releases", 14).para(4)
-    f.gap(10)
-    first = _run(
-        [
-            Line("3.1.3", size=12, bold=True),
-            Line("Stable releases hold old versions of programs.", size=12, bold=True),
-        ],
-        72,
-        f.y,
+    got = _hanging_question(
         tmp_path,
+        "3 Releases",
+        "3.1.3",
+        "Stable releases hold old versions of programs.",
+        "Just look at the kernel. Why?",
+        "3.1.4 Where are the sources?",
     )
-    f.lines.extend(first)
-    f.y -= 16
-    f.lines.append(Line("Just look at the kernel. Why?", x=first[1].x, y=f.y, size=12, bold=True))
-    f.y -= 20
-    f.para(6).heading("3.1.4 Where are the sources?", 12).para(6)
-    got = titles(parse(f.write(tmp_path / "faq.pdf")))
     assert got == [
         "3 Releases",
         "3.1.3 Stable releases hold old versions of programs. Just look at the kernel. Why?",
