@@ -55,7 +55,7 @@ from sectionrag.parsers.headings import (
     reads_as_labelled_title,
 )
 
-__all__ = ["ORDER", "Candidate", "find_headings", "numbering_order"]
+__all__ = ["ORDER", "Candidate", "find_headings", "label_key", "numbering_order"]
 
 
 @dataclass(slots=True)
@@ -72,9 +72,22 @@ class Candidate:
     index: int  # position of its first line in the page's ordered lines
     italic: bool = False
     toc_level: int | None = None  # its level in the printed contents, when it is an entry there
+    cell_repeats: int = 0  # how many cells of ruled tables print its title (a column head elsewhere)
 
 
 # ------------------------------------------------------------------- headings
+
+
+def label_key(title: str) -> str:
+    r"""Return a title as a recurring label: its words, case folded, its digits as one mark.
+
+    ``B hook`` and ``D hook`` stay apart; ``Sched C \\ N293`` and ``Sched C \\
+    N294``, the terms of a long list of codes, are one label.
+    """
+    return _DIGITS.sub("#", " ".join(title.casefold().split()))
+
+
+_DIGITS = re.compile(r"\d+")
 
 ORDER = {"part": 0, "chapter": 1, "appendix": 1, "article": 1, "item": 2, "note": 3, "section": 3, "roman": 4}
 
@@ -188,6 +201,7 @@ def find_headings(pages: list[list[PdfLine]], body: float) -> list[Candidate]:
     margin = margin_heading_styles(pages, body)
     family = _text_family(pages, body)
     out: list[Candidate] = []
+    cell_titles: Counter[str] = Counter()
     known = _DocumentWords(pages).__contains__  # (read only for a title hyphenated across lines)
     # a page whose own prose is set larger or smaller than the document's (a sample document shown
     # inside a manual, at 12 pt in a 10 pt guide) measures its lines against its own text
@@ -245,6 +259,11 @@ def find_headings(pages: list[list[PdfLine]], body: float) -> list[Candidate]:
                 and (ln.size <= toc_size + 0.5 or _has_page_piece(ln, lines, numbered_rows))
                 and normalize_for_match(ln.text) not in BOOK_TITLES  # the page's own title stays
             ):
+                ok = False
+            if ok and ln.ruled:
+                # a cell of a table drawn with rules ("Operator" over "Description", boxed); its title
+                # still counts as a label where it heads another table
+                cell_titles[label_key(ln.text)] += 1
                 ok = False
             if ok and ln.run_in and not marginal:
                 ok = False  # a larger name run into its text inside the block (a member's title over code)
@@ -450,6 +469,8 @@ def find_headings(pages: list[list[PdfLine]], body: float) -> list[Candidate]:
             for g in group:
                 g.role = "heading"
             i = j
+    for candidate in out:
+        candidate.cell_repeats = cell_titles[label_key(candidate.title)]
     return _without_figure_art(_without_continuations(_without_echoes(out, pages)), pages)
 
 

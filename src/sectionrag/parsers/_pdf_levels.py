@@ -10,7 +10,7 @@ from collections import Counter
 from collections.abc import Callable
 
 from sectionrag.parsers._pdf_contents import apply_contents
-from sectionrag.parsers._pdf_headings import ORDER, Candidate, numbering_order
+from sectionrag.parsers._pdf_headings import ORDER, Candidate, label_key, numbering_order
 from sectionrag.parsers._pdf_members import nest_members
 from sectionrag.parsers._pdf_title import FRONT_KEEP, split_title
 from sectionrag.parsers._pdf_toc import CONTENTS_TITLES
@@ -99,28 +99,22 @@ def _without_labels(candidates: list[Candidate], *, repeats: int = 4) -> list[Ca
     ``Rationale``, ``Convention``, ``Meaning`` or ``Recommended alternative``
     set over one box after another are labels, not sections; a numbered
     heading or a large one (``Introduction`` of each paper in proceedings) stays.
+    A title printed in the cells of ruled tables recurs there too
+    (``Candidate.cell_repeats``): ``Dataset Result`` over a table without
+    rules is the head of a table with them elsewhere.
     """
-    counts = Counter(_label_key(c.title) for c in candidates if not c.numbered)
+    counts = Counter(label_key(c.title) for c in candidates if not c.numbered)
     sizes = sorted(c.size for c in candidates)
     # the largest tenth of heading sizes, when headings come in more than one size
     large = sizes[int(0.9 * (len(sizes) - 1))] if sizes and sizes[0] != sizes[-1] else float("inf")
     return [
         c
         for c in candidates
-        if c.numbered or c.toc_level is not None or counts[_label_key(c.title)] < repeats or c.size >= large
+        if c.numbered
+        or c.toc_level is not None
+        or counts[label_key(c.title)] + c.cell_repeats < repeats
+        or c.size >= large
     ]
-
-
-def _label_key(title: str) -> str:
-    r"""Return a title as a recurring label: its words, case folded, its digits as one mark.
-
-    ``B hook`` and ``D hook`` stay apart; ``Sched C \\ N293`` and ``Sched C \\
-    N294``, the terms of a long list of codes, are one label.
-    """
-    return _DIGITS.sub("#", " ".join(title.casefold().split()))
-
-
-_DIGITS = re.compile(r"\d+")
 
 
 def _lettered_not_roman(candidates: list[Candidate]) -> None:

@@ -75,6 +75,7 @@ class PdfLine:
     run_in: bool = False
     lead: bool = False
     title_x: float | None = None
+    ruled: bool = False
 
     @property
     def height(self) -> float:

@@ -36,6 +36,7 @@ from sectionrag.parsers._pdf_layout import (
 )
 from sectionrag.parsers._pdf_levels import apply_contents, rank_headings, split_title
 from sectionrag.parsers._pdf_outline import outline_headings, read_outline
+from sectionrag.parsers._pdf_rules import mark_ruled_cells
 from sectionrag.parsers._pdf_title import reads_as_title
 from sectionrag.parsers._pdf_toc import find_contents
 from sectionrag.parsers._pdfium import PdfLine, extract_page_lines
@@ -105,7 +106,10 @@ class PdfParser:
                     pages_lines.append([])
                     continue
                 try:
-                    pages_lines.append(extract_page_lines(page, index))
+                    lines = extract_page_lines(page, index)
+                    if lines:
+                        mark_ruled_cells(page, lines)
+                    pages_lines.append(lines)
                 finally:
                     page.close()
             outline = read_outline(pdf) if self.use_outline else []
