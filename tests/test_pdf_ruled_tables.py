@@ -142,6 +142,20 @@ def test_cells_of_ruled_tables_count_toward_a_recurring_label():
     assert _without_labels([head(p, 1) for p in range(3)]) == []
 
 
+def test_a_page_drawn_with_more_objects_than_a_table_has_is_not_read(tmp_path: Path):
+    # a plan or a map of tens of thousands of strokes: its drawing is not listed, so a table on it
+    # is read from its text alone (as before rules were read), and the parse stays fast
+    lines: list[Line] = [Line("9.16. JSON Functions and Operators", x=LEFT, y=740, size=14.4, bold=True)]
+    y = _para(lines, 715, 1)
+    _, ops = _table(lines, y, cells_boxed=True)
+    strokes = [b"%d %d m %d %d l S" % (k % 500, k % 700, k % 500 + 1, k % 700 + 1) for k in range(20_001)]
+    path = write_pdf(tmp_path / "plan.pdf", [Page(lines, raw=b"\n".join([*ops, *strokes]))])
+    page = pdfium.PdfDocument(path)[0]
+    got = extract_page_lines(page, 0)
+    mark_ruled_cells(page, got)
+    assert not any(ln.ruled for ln in got)
+
+
 @settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(
     st.lists(

@@ -33,6 +33,7 @@ _CELL_LINES = 6  # a cell is at most this many of its lines high
 _NEXT_CELL_LINES = 25  # and the next cell of its column at most this many
 _HEAD_WORDS = 12  # a head cell's line has at most this many words
 _SMALLEST, _LARGEST = 0.85, 1.3  # and a size this near the text's (a table's text may be smaller)
+_MOST_OBJECTS = 20_000  # a page drawn with more objects (a map, a plan) is not read for rules
 
 
 class _Rules:
@@ -171,6 +172,10 @@ def mark_ruled_cells(page: Any, lines: list[PdfLine]) -> None:
     heads = [ln for ln in lines if _set_like_a_cell_head(ln, text_size)]
     if not heads:
         return
+    import pypdfium2.raw as raw
+
+    if raw.FPDFPage_CountObjects(page.raw) > _MOST_OBJECTS:
+        return  # a drawing: listing its objects would cost more than reading its text
     rules = _page_rules(page)
     if not rules.down or not rules.across:
         return
