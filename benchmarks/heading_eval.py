@@ -30,6 +30,7 @@ Usage: python benchmarks/heading_eval.py [PDF ...] [--sec-dir DIR | --repo-only]
 from __future__ import annotations
 
 import argparse
+import hashlib
 import json
 import os
 import platform
@@ -597,12 +598,43 @@ def print_set_means(by_set: dict[str, list[Row]], noun: str) -> None:
 MEASURED_WITH = ("sectionrag", "pypdfium2", "pdfplumber", "pdfminer.six")
 
 
+# where pdfium looks for a font a PDF names but does not embed (on Linux)
+FONT_FOLDERS = (
+    Path("/usr/share/fonts"),
+    Path("/usr/local/share/fonts"),
+    Path("/usr/share/X11/fonts/Type1"),
+    Path("/usr/share/X11/fonts/TTF"),
+)
+_FONT_FILE = re.compile(r"\.(?:ttf|ttc|otf|otc|pfb|pfa)$", re.IGNORECASE)
+
+
+def system_fonts(folders: tuple[Path, ...] = FONT_FOLDERS) -> str:
+    """``N files <digest>``: the font files pdfium may substitute for fonts a PDF does not embed.
+
+    A PDF that names a font without embedding it (developers-reference-ja's
+    Japanese text is set in ``Ryumin-Light`` and ``GothicBBB-Medium``) is drawn
+    with a font of the machine, and its lines' boxes, and so its headings'
+    levels, follow that font: the same parser gives other figures once the
+    machine has more fonts.
+    """
+    names = sorted(
+        str(path.relative_to(folder))
+        for folder in folders
+        if folder.is_dir()
+        for path in folder.rglob("*")
+        if _FONT_FILE.search(path.name)
+    )
+    digest = hashlib.sha256("\n".join(names).encode()).hexdigest()[:10]
+    return f"{len(names)} files {digest}"
+
+
 def environment() -> dict[str, str]:
-    """Python's version and the versions of :data:`MEASURED_WITH`, kept beside every figure.
+    """Python's version, the versions of :data:`MEASURED_WITH` and the fonts, kept beside every figure.
 
     The text a PDF library reads from a page can change between its releases,
-    and with it a file's headings; a figure without the versions it was
-    measured with cannot be told apart from a change in the parser.
+    and with it a file's headings; so can a font the PDF does not embed, drawn
+    with one of the machine's (:func:`system_fonts`). A figure without them
+    cannot be told apart from a change in the parser.
     """
     out = {"python": platform.python_version()}
     for name in MEASURED_WITH:
@@ -610,6 +642,7 @@ def environment() -> dict[str, str]:
             out[name] = version(name)
         except PackageNotFoundError:
             out[name] = "not installed"
+    out["system fonts"] = system_fonts()
     return out
 
 

@@ -103,6 +103,23 @@ def test_figures_carry_the_versions_they_were_measured_with():
     assert set(heading_eval.MEASURED_WITH) <= set(env) and "python" in env
     line = heading_eval.environment_line(env)
     assert line.startswith("Measured with python ") and f"pypdfium2 {env['pypdfium2']}" in line
+    assert f"system fonts {heading_eval.system_fonts()}" in line
+
+
+def test_figures_carry_the_fonts_a_pdf_may_borrow(tmp_path):
+    # a PDF's fonts that are not embedded are drawn with the machine's: another font installed is
+    # another environment, though every package's version is the same
+    fonts = tmp_path / "fonts"
+    (fonts / "truetype" / "dejavu").mkdir(parents=True)
+    (fonts / "truetype" / "dejavu" / "DejaVuSans.ttf").write_bytes(b"")
+    (fonts / "README").write_text("not a font")
+    before = heading_eval.system_fonts((fonts, tmp_path / "missing"))
+    assert before.startswith("1 files ")
+    (fonts / "truetype" / "droid").mkdir()
+    (fonts / "truetype" / "droid" / "DroidSansFallbackFull.TTF").write_bytes(b"")
+    after = heading_eval.system_fonts((fonts,))
+    assert after.startswith("2 files ") and after != before
+    assert heading_eval.system_fonts((fonts,)) == after  # the same fonts, the same mark
 
 
 def test_outside_check_keeps_apt_output_off_stdout(tmp_path, monkeypatch, capfd):
