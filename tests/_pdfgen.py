@@ -215,6 +215,18 @@ def body_lines(
     return lines, y
 
 
+def browser_paragraph(lines: list[Line], y: float, seed: int, n: int = 3, x: float = 34.0) -> float:
+    """Append ``n`` lines of text as a browser prints it (16 px, 12 pt, at a leading of 13.5 pt).
+
+    Returns the baseline where the next block starts, a paragraph's gap below.
+    """
+    more, _ = body_lines(n, seed, y, x=x, width_words=11)
+    for k, ln in enumerate(more):
+        ln.size, ln.y = 12, y - 13.5 * k
+    lines.extend(more)
+    return y - 13.5 * n - 16
+
+
 def report(
     pages: int, *, with_outline: bool = True, header: str = "ACME Corp Annual Report"
 ) -> tuple[list[Page], list[Bookmark]]:

@@ -16,7 +16,7 @@ import pypdfium2 as pdfium
 from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
-from _pdfgen import Line, Page, body_lines, write_pdf
+from _pdfgen import Line, Page, browser_paragraph, write_pdf
 from sectionrag.parsers._pdf_headings import Candidate
 from sectionrag.parsers._pdf_levels import _without_labels
 from sectionrag.parsers._pdf_rules import mark_ruled_cells
@@ -27,11 +27,7 @@ LEFT, RIGHT = 36.0, 576.0
 
 
 def _para(lines: list[Line], y: float, seed: int, n: int = 3) -> float:
-    more, _ = body_lines(n, seed, y, x=40, width_words=11)
-    for k, ln in enumerate(more):
-        ln.size, ln.y = 12, y - 13.5 * k
-    lines.extend(more)
-    return y - 13.5 * n - 16
+    return browser_paragraph(lines, y, seed, n, x=40)
 
 
 def _rule(x0: float, y0: float, x1: float, y1: float) -> bytes:

@@ -9,19 +9,10 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from _pdfgen import Line, Page, body_lines, write_pdf
+from _pdfgen import Line, Page, browser_paragraph, write_pdf
 from test_pdf_headings import parse, titles
 
 TITLE = "9.16. JSON Functions and Operators"
-
-
-def _para(lines: list[Line], y: float, seed: int, n: int = 3) -> float:
-    # a browser's text: 16 px, 12 pt, at a leading of 13.5 pt
-    more, _ = body_lines(n, seed, y, x=34, width_words=11)
-    for k, ln in enumerate(more):
-        ln.size, ln.y = 12, y - 13.5 * k
-    lines.extend(more)
-    return y - 13.5 * n - 16
 
 
 def _manual_page(tmp_path: Path, *, header: bool, bar: bool) -> list[str]:
@@ -36,10 +27,10 @@ def _manual_page(tmp_path: Path, *, header: bool, bar: bool) -> list[str]:
             lines.append(Line(text, x=x, y=743, size=12, bold=bold))
         lines += [Line("Home", x=490, y=743, size=12), Line("Next", x=552, y=743, size=12)]
     lines.append(Line(TITLE, x=34, y=700, size=14.4, bold=True))
-    y = _para(lines, 675, 1)
+    y = browser_paragraph(lines, 675, 1)
     for k, name in enumerate(("Processing and Creating JSON Data", "The SQL/JSON Path Language"), 1):
         lines.append(Line(f"9.16.{k}. {name}", x=34, y=y, size=13.2, bold=True))
-        y = _para(lines, y - 25, 1 + k, n=5)
+        y = browser_paragraph(lines, y - 25, 1 + k, n=5)
     return titles(parse(write_pdf(tmp_path / f"manual-{header}-{bar}.pdf", [Page(lines)])))
 
 
@@ -60,7 +51,7 @@ def test_a_title_repeated_after_text_stays_twice(tmp_path: Path):
     # the same title twice with a paragraph between them: two sections (a summary's title and
     # the section it summarises), not a header's echo
     lines = [Line("Results", x=34, y=760, size=14.4, bold=True)]
-    y = _para(lines, 735, 1)
+    y = browser_paragraph(lines, 735, 1)
     lines.append(Line("Results", x=34, y=y, size=14.4, bold=True))
-    _para(lines, y - 25, 2, n=5)
+    browser_paragraph(lines, y - 25, 2, n=5)
     assert titles(parse(write_pdf(tmp_path / "twice.pdf", [Page(lines)]))) == ["Results", "Results"]

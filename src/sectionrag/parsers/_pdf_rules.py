@@ -63,15 +63,18 @@ def _is_rectangle(raw: Any, obj: Any, point_x: Any, point_y: Any) -> bool:
 
 
 def _page_rules(page: Any) -> _Rules:
-    """Read the rules drawn on ``page`` (form objects included)."""
+    """Read the rules drawn on ``page`` (form objects included); none on a page of too many objects."""
     import pypdfium2.raw as raw
 
-    height = float(page.get_height())
     rules = _Rules()
+    count = raw.FPDFPage_CountObjects(page.raw)
+    if count > _MOST_OBJECTS:
+        return rules  # a drawing: listing its objects would cost more than reading its text
+    height = float(page.get_height())
     left, bottom, right, top = (ctypes.c_float() for _ in range(4))
     point_x, point_y = ctypes.c_float(), ctypes.c_float()
     fill, stroke = ctypes.c_int(), ctypes.c_int()
-    pending: list[tuple[Any, int]] = [(None, raw.FPDFPage_CountObjects(page.raw))]
+    pending: list[tuple[Any, int]] = [(None, count)]
     while pending:
         form, count = pending.pop()
         for k in range(count):
@@ -172,10 +175,6 @@ def mark_ruled_cells(page: Any, lines: list[PdfLine]) -> None:
     heads = [ln for ln in lines if _set_like_a_cell_head(ln, text_size)]
     if not heads:
         return
-    import pypdfium2.raw as raw
-
-    if raw.FPDFPage_CountObjects(page.raw) > _MOST_OBJECTS:
-        return  # a drawing: listing its objects would cost more than reading its text
     rules = _page_rules(page)
     if not rules.down or not rules.across:
         return

@@ -107,8 +107,7 @@ class PdfParser:
                     continue
                 try:
                     lines = extract_page_lines(page, index)
-                    if lines:
-                        mark_ruled_cells(page, lines)
+                    mark_ruled_cells(page, lines)
                     pages_lines.append(lines)
                 finally:
                     page.close()
