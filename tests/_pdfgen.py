@@ -20,6 +20,7 @@ class Line:
     italic: bool = False
     family: str = "Helvetica"  # a standard 14 family: Helvetica, Times or Courier
     face: str = ""  # another font name (not embedded: the viewer substitutes), e.g. "Palatino-SC"
+    cjk: bool = False  # ``face`` is a Japanese CID font (Adobe-Japan1, not embedded) and the text Unicode
 
     @property
     def base_font(self) -> str:
@@ -62,6 +63,23 @@ def _font_object(name: str) -> bytes:
     return b"<< /Type /Font /Subtype /Type1 /BaseFont /%s /Encoding /WinAnsiEncoding >>" % name.encode()
 
 
+# a Japanese CID font's metrics (per 1000 units of the em): ideographs a full em, ASCII half of one
+CJK_ASCENT, CJK_DESCENT, CJK_ASCII_WIDTH = 723, -241, 500
+
+
+def _cjk_font_object(name: str) -> bytes:
+    """A composite font of the Adobe-Japan1 collection, named but not embedded, read as UCS-2."""
+    font = name.encode()
+    return (
+        b"<< /Type /Font /Subtype /Type0 /BaseFont /%s-UniJIS-UCS2-H /Encoding /UniJIS-UCS2-H "
+        b"/DescendantFonts [<< /Type /Font /Subtype /CIDFontType0 /BaseFont /%s "
+        b"/CIDSystemInfo << /Registry (Adobe) /Ordering (Japan1) /Supplement 2 >> "
+        b"/FontDescriptor << /Type /FontDescriptor /FontName /%s /Flags 4 /FontBBox [-170 -331 1024 903] "
+        b"/ItalicAngle 0 /Ascent %d /Descent %d /CapHeight 709 /StemV 80 >> /DW 1000 /W [1 95 %d] >>] >>"
+        % (font, font, font, CJK_ASCENT, CJK_DESCENT, CJK_ASCII_WIDTH)
+    )
+
+
 def _esc(text: str) -> bytes:
     data = text.encode("cp1252", errors="replace")
     return data.replace(b"\\", b"\\\\").replace(b"(", b"\\(").replace(b")", b"\\)")
@@ -93,7 +111,8 @@ def write_pdf(
         for ln in page.lines:
             if ln.base_font not in names:
                 names[ln.base_font] = b"/F%d" % (len(names) + 1)
-                extra += b" %s %d 0 R" % (names[ln.base_font], add(_font_object(ln.base_font)))
+                obj = (_cjk_font_object if ln.cjk else _font_object)(ln.base_font)
+                extra += b" %s %d 0 R" % (names[ln.base_font], add(obj))
     page_ids: list[int] = []
     for page in pages:
         ops: list[bytes] = []
@@ -103,7 +122,9 @@ def write_pdf(
             ops.append(page.raw)
         for ln in page.lines:
             f = names[ln.base_font]
-            ops.append(b"BT %s %.2f Tf %.2f %.2f Td (%s) Tj ET" % (f, ln.size, ln.x, ln.y, _esc(ln.text)))
+            hexed = b"<%s>" % ln.text.encode("utf-16-be").hex().encode()
+            shown = hexed if ln.cjk else b"(%s)" % _esc(ln.text)
+            ops.append(b"BT %s %.2f Tf %.2f %.2f Td %s Tj ET" % (f, ln.size, ln.x, ln.y, shown))
         if page.raw and not page.raw_first:
             ops.append(page.raw)
         stream = b"\n".join(ops)

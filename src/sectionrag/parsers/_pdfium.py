@@ -108,6 +108,173 @@ class _FontCache:
         return base, bold, italic
 
 
+Box = tuple[float, float, float, float]  # left, top, right, bottom, top-down
+
+# CJK ideographs, kana, hangul, their punctuation and full-width forms
+_CJK = re.compile(r"[\u2e80-\u9fff\uac00-\ud7af\uf900-\ufaff\uff00-\uffef]")
+# a word space is narrower than this (in line heights): a wider gap between two characters ends a run
+_RUN_GAP_EM = 0.45
+
+
+_OBJECT_ADDRESS: list[Any] = []
+
+
+def _object_address(raw: Any) -> Any:
+    """``FPDFText_GetTextObject`` returning the object's address as an int (cheap to compare)."""
+    if not _OBJECT_ADDRESS:
+        function = raw.FPDFText_GetTextObject
+        prototype = ctypes.CFUNCTYPE(ctypes.c_void_p, function.argtypes[0], ctypes.c_int)
+        address = ctypes.cast(function, ctypes.c_void_p).value
+        if address is None:
+            raise RuntimeError("pypdfium2 gives no address for FPDFText_GetTextObject")
+        _OBJECT_ADDRESS.append(prototype(address))
+    return _OBJECT_ADDRESS[0]
+
+
+class _CharBoxes:
+    """Boxes of one page's characters, top-down ``(left, top, right, bottom)``.
+
+    pdfium measures a character's box on the glyph outline it draws. A font
+    that a PDF names without embedding it is drawn with a font of the
+    machine's, and for CJK text pdfium's built-in fonts have no glyphs: the
+    boxes are zero high where the machine has no such font and follow the
+    substitute's outlines where it has one, so lines, gaps and levels would
+    change with the fonts installed. A page that draws CJK text in a font it
+    does not embed is measured on the PDF's own metrics instead (each
+    character's origin and advance width, its font's ascent and descent), the
+    same on every machine; every other page keeps pdfium's glyph boxes.
+    """
+
+    def __init__(self, raw: Any, tp: Any, page_height: float, text: str) -> None:
+        self._raw = raw
+        self._tp = tp
+        self._height = page_height
+        self._doubles = tuple(ctypes.c_double() for _ in range(4))
+        self._matrix = raw.FS_MATRIX()
+        self._float = ctypes.c_float()
+        self._extents: dict[int | None, tuple[float, float]] = {}  # a font's ascent and descent per em
+        self._advances: dict[tuple[int | None, int], float] = {}  # a character's advance per em
+        self.metric: dict[int, Box] | None = None  # the current line's boxes, where it is measured so
+        self.measured = self._draws_borrowed_cjk(text)
+
+    def _font(self, obj: Any) -> tuple[Any, int | None]:
+        """Return a text object's font handle and a key for it."""
+        font = self._raw.FPDFTextObj_GetFont(obj) if obj else None
+        return font, (ctypes.cast(font, ctypes.c_void_p).value if font else None)
+
+    def _draws_borrowed_cjk(self, text: str) -> bool:
+        """Tell whether a line of ``text`` draws its first CJK character in a font the PDF does not embed."""
+        seen: set[int | None] = set()
+        line_end = -1
+        for m in _CJK.finditer(text):
+            if m.start() < line_end:
+                continue
+            line_end = text.find("\n", m.start()) % (len(text) + 1)
+            font, key = self._font(self._raw.FPDFText_GetTextObject(self._tp, m.start()))
+            if key in seen:
+                continue
+            seen.add(key)
+            if font and not self._raw.FPDFFont_GetIsEmbedded(font):
+                return True
+        return False
+
+    def _extent(self, font: Any, key: int | None) -> tuple[float, float]:
+        known = self._extents.get(key)
+        if known is None:
+            raw, ascent, descent = self._raw, ctypes.c_float(), ctypes.c_float()
+            if (
+                font
+                and raw.FPDFFont_GetAscent(font, 1.0, ctypes.byref(ascent))
+                and raw.FPDFFont_GetDescent(font, 1.0, ctypes.byref(descent))
+                and ascent.value > 0
+            ):
+                known = (ascent.value, descent.value)
+            else:
+                known = (0.88, -0.12)  # an ideographic em box
+            self._extents[key] = known
+        return known
+
+    def _advance(self, font: Any, key: int | None, char: int) -> float | None:
+        """Return a character's advance width per em, from the PDF's widths (None where unknown)."""
+        found = self._advances.get((key, char))
+        if found is None:
+            if not font or not self._raw.FPDFFont_GetGlyphWidth(font, char, 1.0, ctypes.byref(self._float)):
+                return None
+            found = self._advances[key, char] = self._float.value
+        return found if found > 0 else None
+
+    def read_line(self, text: str, start: int, end: int) -> list[Box] | None:
+        """Measure ``text[start:end]`` on the PDF's metrics where its page needs it; return its runs' boxes.
+
+        Returns None (and leaves the line to pdfium's boxes) on a page that
+        needs no such measure. A run is a stretch of characters on one level
+        with no gap wider than a word space.
+        """
+        self.metric = None
+        if not self.measured:
+            return None
+        raw, tp, height = self._raw, self._tp, self._height
+        object_at = _object_address(raw)
+        x, y = self._doubles[:2]
+        loose = raw.FS_RECTF()
+        boxes: dict[int, Box] = {}
+        runs: list[Box] = []
+        address = None  # the text object of the last character read, and its font, size and extent
+        font = key = None
+        size = ascent = descent = 0.0
+        for i in range(start, end):
+            char = text[i]
+            if char.isspace() or not raw.FPDFText_GetCharOrigin(tp, i, x, y):
+                continue
+            here = object_at(tp, i)
+            if here != address or address is None:
+                address = here
+                font, key = self._font(raw.FPDFText_GetTextObject(tp, i))
+                size = (raw.FPDFText_GetFontSize(tp, i) or 0.0) * _matrix_scale(raw, tp, i, self._matrix)
+                ascent, descent = self._extent(font, key)
+            advance = self._advance(font, key, ord(char))
+            left = x.value
+            if advance is not None:
+                right = left + advance * size
+            elif raw.FPDFText_GetLooseCharBox(tp, i, loose):
+                right = max(loose.right, left)
+            else:
+                continue
+            box = (left, height - (y.value + ascent * size), right, height - (y.value + descent * size))
+            boxes[i] = box
+            if runs:
+                last = runs[-1]
+                high = last[3] - last[1]
+                if (
+                    last[1] <= (box[1] + box[3]) / 2 <= last[3]
+                    and -high < left - last[2] < _RUN_GAP_EM * high
+                ):
+                    runs[-1] = (last[0], min(last[1], box[1]), max(last[2], right), max(last[3], box[3]))
+                    continue
+            runs.append(box)
+        if not boxes:
+            return None
+        self.metric = boxes
+        return runs
+
+    def box(self, index: int) -> Box | None:
+        """Return character ``index``'s box, or None where pdfium has none."""
+        if self.metric is not None and index in self.metric:
+            return self.metric[index]
+        left, right, bottom, top = self._doubles
+        if not self._raw.FPDFText_GetCharBox(self._tp, index, left, right, bottom, top):
+            return None
+        return (left.value, self._height - top.value, right.value, self._height - bottom.value)
+
+    def index_at(self, x: float, y: float) -> int:
+        """Return the index of the character at ``(x, y)`` (top-down), or a negative number."""
+        if self.metric is not None:
+            for i, (left, top, right, bottom) in self.metric.items():
+                if left <= x <= right and top <= y <= bottom:
+                    return i
+        return int(self._raw.FPDFText_GetCharIndexAtPos(self._tp, x, self._height - y, 1.0, 1.0))
+
+
 def _matrix_scale(raw: Any, textpage: Any, index: int, matrix: Any) -> float:
     """Return the vertical scale of a character's matrix (1 when pdfium cannot tell).
 
@@ -205,9 +372,7 @@ def _looks_letter_spaced(text: str) -> bool:
     return singles >= 4 and singles >= 0.6 * len(tokens)
 
 
-def _join_spaced_letters(
-    raw: Any, tp: Any, piece: str, offset: int, left: Any, right: Any, bottom: Any, top: Any
-) -> str | None:
+def _join_spaced_letters(boxes: _CharBoxes, piece: str, offset: int) -> str | None:
     """Rebuild a letter-spaced line from its glyph boxes: letters close together, words apart.
 
     Letter-spaced capitals (a chapter or part title, ``L I S T O F TA B L E S``)
@@ -219,9 +384,10 @@ def _join_spaced_letters(
     for k, ch in enumerate(piece):
         if ch.isspace():
             continue
-        if not raw.FPDFText_GetCharBox(tp, offset + k, left, right, bottom, top):
+        box = boxes.box(offset + k)
+        if box is None:
             return None
-        glyphs.append((ch, left.value, right.value, top.value - bottom.value))
+        glyphs.append((ch, box[0], box[2], box[3] - box[1]))
     if len(glyphs) < 4:
         return None
     gaps = [b[1] - a[2] for a, b in itertools.pairwise(glyphs)]
@@ -242,11 +408,11 @@ def _run_in_cut(
     tp: Any,
     text: str,
     fonts: _FontCache,
-    rects: list[tuple[float, float, float, float]],
+    rects: list[Box],
     first: int,
     end: int,
     size: float,
-    height: float,
+    boxes: _CharBoxes,
 ) -> int:
     """Return where the text starts after a head in its own face that leads the line, else -1.
 
@@ -265,7 +431,7 @@ def _run_in_cut(
         return -1
     rb = wide[0][1]
     x = rb[0] + min(0.5, (rb[2] - rb[0]) / 2)
-    idx = int(raw.FPDFText_GetCharIndexAtPos(tp, x, height - (rb[1] + rb[3]) / 2, 1.0, 1.0))
+    idx = boxes.index_at(x, (rb[1] + rb[3]) / 2)
     if not first < idx < end or not 0 < len(text[first:idx].split()) <= 4:
         return -1
     head_font = fonts.info(tp, first)[0]
@@ -297,7 +463,7 @@ _LEAD_CHARS = 120
 
 
 def _lead_cut(
-    raw: Any,
+    boxes: _CharBoxes,
     tp: Any,
     text: str,
     fonts: _FontCache,
@@ -355,7 +521,7 @@ def _lead_cut(
     fewest = 2 if continued is None else 1
     if not fewest <= len(head.split()) <= 13 or sum(map(str.isalpha, head)) < 2:
         return -1
-    if head[-1:] not in ".:" and not _quad_after(raw, tp, text, word, k):
+    if head[-1:] not in ".:" and not _quad_after(boxes, text, word, k):
         return -1
     after = text[k:end].split()
     if len(after) < 2 and not (after and after[0].endswith(_LINE_HYPHENS)):
@@ -363,18 +529,17 @@ def _lead_cut(
     return k
 
 
-def _quad_after(raw: Any, tp: Any, text: str, word: int, k: int) -> bool:
+def _quad_after(boxes: _CharBoxes, text: str, word: int, k: int) -> bool:
     """Tell whether a head's title (``text[word:k]``) stands a wide space before the text after it.
 
     A run-in head without a stop (``4.2.1. Fitness and selection``, then its
     paragraph upright) is set an em space or a quad before its text: a gap at
     least twice the widest between the title's own words.
     """
-    left, right, bottom, top = (ctypes.c_double() for _ in range(4))
 
     def box(i: int) -> tuple[float, float]:
-        raw.FPDFText_GetCharBox(tp, i, left, right, bottom, top)
-        return left.value, right.value
+        found = boxes.box(i)
+        return (found[0], found[2]) if found is not None else (0.0, 0.0)
 
     end = k
     while end < len(text) and text[end].isspace():
@@ -479,6 +644,7 @@ def extract_page_lines(page: Any, page_index: int, *, gap_em: float = 1.6) -> li
             # one by one so that the text's indices stay pdfium's, and join them in each line's text
             text = "".join(chr(raw.FPDFText_GetUnicode(tp, i) or 0xFFFD) for i in range(count))
         fonts = _FontCache(raw)
+        boxes = _CharBoxes(raw, tp, height, text)
         left, top, right, bottom = (ctypes.c_double() for _ in range(4))
         matrix = raw.FS_MATRIX()
         lines: list[PdfLine] = []
@@ -492,11 +658,12 @@ def extract_page_lines(page: Any, page_index: int, *, gap_em: float = 1.6) -> li
             segment = text[start:end]
             if not segment.strip():
                 continue
-            nrects = raw.FPDFText_CountRects(tp, start, end - start)
-            rects: list[tuple[float, float, float, float]] = []
-            for k in range(nrects):
-                if raw.FPDFText_GetRect(tp, k, left, top, right, bottom):
-                    rects.append((left.value, height - top.value, right.value, height - bottom.value))
+            rects = boxes.read_line(text, start, end)
+            if rects is None:
+                rects = []
+                for k in range(raw.FPDFText_CountRects(tp, start, end - start)):
+                    if raw.FPDFText_GetRect(tp, k, left, top, right, bottom):
+                        rects.append((left.value, height - top.value, right.value, height - bottom.value))
             if not rects:
                 continue
             first = start + (len(segment) - len(segment.lstrip()))
@@ -509,9 +676,7 @@ def extract_page_lines(page: Any, page_index: int, *, gap_em: float = 1.6) -> li
                     wide = rb[0] - ra[2] > gap_em * size and abs(rb[1] - ra[1]) < size
                     below = not wide and _next_line(ra, rb, size)
                     if wide or below:
-                        x = rb[0] + min(0.5, (rb[2] - rb[0]) / 2)
-                        y = height - (rb[1] + rb[3]) / 2
-                        idx = raw.FPDFText_GetCharIndexAtPos(tp, x, y, 1.0, 1.0)
+                        idx = boxes.index_at(rb[0] + min(0.5, (rb[2] - rb[0]) / 2), (rb[1] + rb[3]) / 2)
                         if below and not _next_line(ra, rb, size, text[start:idx]):
                             continue
                         if cuts[-1] < idx < end:
@@ -524,20 +689,20 @@ def extract_page_lines(page: Any, page_index: int, *, gap_em: float = 1.6) -> li
             edge = max(r[2] for r in rects)
             continued = wrapping[0] if wrapping is not None and abs(edge - wrapping[1]) < size else None
             if len(cuts) == 1 and len(rects) > 1 and size > 0:
-                runin = _run_in_cut(raw, tp, text, fonts, rects, first, end, size, height)
+                runin = _run_in_cut(raw, tp, text, fonts, rects, first, end, size, boxes)
                 if runin > 0:
                     cuts.append(runin)
                 else:
-                    lead = _lead_cut(raw, tp, text, fonts, first, end)
+                    lead = _lead_cut(boxes, tp, text, fonts, first, end)
                     if lead < 0 and continued is not None:
-                        lead = _lead_cut(raw, tp, text, fonts, first, end, continued=continued)
+                        lead = _lead_cut(boxes, tp, text, fonts, first, end, continued=continued)
                     if lead > 0:
                         cuts.append(lead)
             elif len(cuts) > 1 and (
-                _lead_cut(raw, tp, text, fonts, first, end, cuts[1]) == cuts[1]
+                _lead_cut(boxes, tp, text, fonts, first, end, cuts[1]) == cuts[1]
                 or (
                     continued is not None
-                    and _lead_cut(raw, tp, text, fonts, first, end, cuts[1], continued) == cuts[1]
+                    and _lead_cut(boxes, tp, text, fonts, first, end, cuts[1], continued) == cuts[1]
                 )
             ):
                 lead = cuts[1]  # the head stands a wide gap before its text ("9.4. Accents.   Double ...")
@@ -555,12 +720,10 @@ def extract_page_lines(page: Any, page_index: int, *, gap_em: float = 1.6) -> li
                 if len(pieces) == 1:
                     box = rects
                 else:
-                    box = []
-                    for idx in (i0, i1):
-                        raw.FPDFText_GetCharBox(tp, idx, left, right, bottom, top)
-                        box.append((left.value, height - top.value, right.value, height - bottom.value))
+                    ends = (boxes.box(i0), boxes.box(i1))
+                    box = [b for b in ends if b is not None] or [(0.0, 0.0, 0.0, 0.0)]
                 if _looks_letter_spaced(stripped):
-                    stripped = _join_spaced_letters(raw, tp, piece, a, left, right, bottom, top) or stripped
+                    stripped = _join_spaced_letters(boxes, piece, a) or stripped
                 x0 = min(r[0] for r in box)
                 x1 = max(r[2] for r in box)
                 y0 = min(r[1] for r in box)
@@ -609,8 +772,8 @@ def extract_page_lines(page: Any, page_index: int, *, gap_em: float = 1.6) -> li
                 title_x = None
                 number = _SECTION_LABEL.match(text, i0, i1)
                 if number is not None:
-                    raw.FPDFText_GetCharBox(tp, number.end(), left, right, bottom, top)
-                    title_x = left.value
+                    found = boxes.box(number.end())
+                    title_x = found[0] if found is not None else None
                 lines.append(
                     PdfLine(
                         text=_line_text(stripped, paired),
