@@ -164,12 +164,15 @@ class _CharBoxes:
 
     def _draws_borrowed_cjk(self, text: str) -> bool:
         """Tell whether a line of ``text`` draws its first CJK character in a font the PDF does not embed."""
+        if not hasattr(self._raw, "FPDFText_GetTextObject"):
+            return False  # (a pdfium older than the call: its glyph boxes it is)
         seen: set[int | None] = set()
         line_end = -1
         for m in _CJK.finditer(text):
             if m.start() < line_end:
                 continue
-            line_end = text.find("\n", m.start()) % (len(text) + 1)
+            newline = text.find("\n", m.start())
+            line_end = newline if newline >= 0 else len(text)
             font, key = self._font(self._raw.FPDFText_GetTextObject(self._tp, m.start()))
             if key in seen:
                 continue
