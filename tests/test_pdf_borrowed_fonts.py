@@ -9,9 +9,11 @@ differ from them.
 
 from __future__ import annotations
 
+import logging
 from pathlib import Path
 
 import pypdfium2 as pdfium
+import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -128,3 +130,35 @@ def test_property_a_borrowed_cjk_line_spans_its_baseline_and_starts_at_its_origi
         assert abs(ln.height - (CJK_ASCENT - CJK_DESCENT) * size / 1000) < 0.01
     assert abs(lines[0].x0 - x) < 0.01
     assert abs(lines[-1].x1 - (x + _width(text, size))) < 0.01
+
+
+def _machine_draws_cjk(path: Path) -> bool:
+    """pdfium's own glyph box of a 20 pt ideograph: flat (a baseline) where the machine has no CJK font."""
+    doc = pdfium.PdfDocument(str(path))
+    try:
+        textpage = doc[0].get_textpage()
+        _, bottom, _, top = textpage.get_charbox(textpage.get_text_range().index("開"))
+        return top - bottom > 2  # a drawn 開 is about 18 pt high
+    finally:
+        doc.close()
+
+
+def test_a_machine_with_no_glyphs_for_the_cjk_text_is_told_so(
+    tmp_path: Path, caplog: pytest.LogCaptureFixture
+):
+    path = write_pdf(tmp_path / "ja.pdf", [_chapter(1)])
+    with caplog.at_level(logging.WARNING, logger="sectionrag"):
+        doc = PdfParser(use_outline=False).parse(path)
+    warned = [r.getMessage() for r in caplog.records if "fonts-noto-cjk" in r.getMessage()]
+    if _machine_draws_cjk(path):
+        assert "fonts_without_glyphs" not in doc.metadata
+        assert warned == []
+    else:
+        assert doc.metadata["fonts_without_glyphs"] == ["GothicBBB-Medium", "Ryumin-Light"]
+        (message,) = warned
+        assert "GothicBBB-Medium, Ryumin-Light" in message and str(path) in message
+
+
+def test_cjk_text_in_an_embedded_font_or_latin_text_names_no_font(tmp_path: Path):
+    path = write_pdf(tmp_path / "en.pdf", [Page([Line("Getting started", y=700, size=20, bold=True)])])
+    assert "fonts_without_glyphs" not in PdfParser(use_outline=False).parse(path).metadata

@@ -155,6 +155,7 @@ class _CharBoxes:
         self._extents: dict[int | None, tuple[float, float]] = {}  # a font's ascent and descent per em
         self._advances: dict[tuple[int | None, int], float] = {}  # a character's advance per em
         self.metric: dict[int, Box] | None = None  # the current line's boxes, where it is measured so
+        self.undrawn: set[str] = set()  # fonts whose CJK text the machine has no glyphs for
         self.measured = self._draws_borrowed_cjk(text)
 
     def _font(self, obj: Any) -> tuple[Any, int | None]:
@@ -163,10 +164,14 @@ class _CharBoxes:
         return font, (ctypes.cast(font, ctypes.c_void_p).value if font else None)
 
     def _draws_borrowed_cjk(self, text: str) -> bool:
-        """Tell whether a line of ``text`` draws its first CJK character in a font the PDF does not embed."""
+        """Tell whether a line of ``text`` draws its first CJK character in a font the PDF does not embed.
+
+        Each such font whose CJK text the machine has no glyphs for goes into ``undrawn``.
+        """
         if not hasattr(self._raw, "FPDFText_GetTextObject"):
             return False  # (a pdfium older than the call: its glyph boxes it is)
         seen: set[int | None] = set()
+        borrowed = False
         line_end = -1
         for m in _CJK.finditer(text):
             if m.start() < line_end:
@@ -178,8 +183,35 @@ class _CharBoxes:
                 continue
             seen.add(key)
             if font and not self._raw.FPDFFont_GetIsEmbedded(font):
-                return True
-        return False
+                borrowed = True
+                if self._glyphless(text, m.start()):
+                    name = ctypes.create_string_buffer(256)
+                    size = self._raw.FPDFFont_GetBaseFontName(font, name, 256)
+                    self.undrawn.add(name.raw[: max(size - 1, 0)].decode("latin-1").split("+", 1)[-1] or "?")
+        return borrowed
+
+    def _glyphless(self, text: str, first: int) -> bool:
+        """Tell whether pdfium draws the CJK characters from ``first`` on without glyphs (flat boxes).
+
+        That is what it does when the machine has no font with CJK glyphs: each
+        box is a line at the baseline (under a twentieth of an em high), and
+        pdfium leaves out of the page's text a text object that holds one such
+        character alone (its box is zero wide).
+        """
+        raw, tp = self._raw, self._tp
+        sampled = 0
+        for m in _CJK.finditer(text, first):
+            i = m.start()
+            if text[i] == "\u3000":  # an ideographic space has no ink in any font
+                continue
+            box = self.box(i)
+            size = (raw.FPDFText_GetFontSize(tp, i) or 0.0) * _matrix_scale(raw, tp, i, self._matrix)
+            if box is not None and box[3] - box[1] > 0.05 * size:
+                return False
+            sampled += 1
+            if sampled == 3:
+                break
+        return sampled > 0
 
     def _extent(self, font: Any, key: int | None) -> tuple[float, float]:
         known = self._extents.get(key)
@@ -623,13 +655,17 @@ def _next_line(
     return rb[1] >= ra[3] and rb[1] - ra[1] > size and rb[3] - rb[1] < 2 * size and rb[0] < ra[2]
 
 
-def extract_page_lines(page: Any, page_index: int, *, gap_em: float = 1.6) -> list[PdfLine]:
+def extract_page_lines(
+    page: Any, page_index: int, *, gap_em: float = 1.6, undrawn: set[str] | None = None
+) -> list[PdfLine]:
     """Return the text lines of one pypdfium2 page in pdfium's order.
 
     A line whose text runs are separated by a horizontal gap wider than
     ``gap_em`` times its font size is split into pieces (table cells, or two
     columns that the content stream interleaves); pieces of one visual row
-    share ``row``.
+    share ``row``. The name of a font that the page draws CJK text in without
+    embedding it, where the machine has no glyphs for that text, is added to
+    ``undrawn``.
     """
     import pypdfium2.raw as raw
 
@@ -648,6 +684,8 @@ def extract_page_lines(page: Any, page_index: int, *, gap_em: float = 1.6) -> li
             text = "".join(chr(raw.FPDFText_GetUnicode(tp, i) or 0xFFFD) for i in range(count))
         fonts = _FontCache(raw)
         boxes = _CharBoxes(raw, tp, height, text)
+        if undrawn is not None:
+            undrawn |= boxes.undrawn
         left, top, right, bottom = (ctypes.c_double() for _ in range(4))
         matrix = raw.FS_MATRIX()
         lines: list[PdfLine] = []

@@ -97,6 +97,7 @@ class PdfParser:
                 raise ParseError(f"{label}: the PDF has no pages", source=label)
             pages_lines: list[list[PdfLine]] = []
             failed: list[int] = []
+            undrawn: set[str] = set()  # fonts whose CJK text this machine has no glyphs for
             for index in range(page_count):
                 try:
                     page = pdf[index]
@@ -106,7 +107,7 @@ class PdfParser:
                     pages_lines.append([])
                     continue
                 try:
-                    lines = extract_page_lines(page, index)
+                    lines = extract_page_lines(page, index, undrawn=undrawn)
                     mark_ruled_cells(page, lines)
                     pages_lines.append(lines)
                 finally:
@@ -125,6 +126,16 @@ class PdfParser:
             )
         if failed:
             metadata["unreadable_pages"] = failed
+        if undrawn:
+            metadata["fonts_without_glyphs"] = sorted(undrawn)
+            logger.warning(
+                "%s: its CJK text is set in fonts it does not embed (%s) and this machine has no font "
+                "with CJK glyphs, so pdfium leaves out characters set alone (a chapter's 第, for one) "
+                "and headings may be missed; install one (Debian, Ubuntu: apt install fonts-noto-cjk) "
+                "and parse it again",
+                label,
+                ", ".join(sorted(undrawn)),
+            )
         if self.tables:
             add_ruled_tables(source, pages_lines, password=self.password)
         return self._build(pages_lines, outline, label, metadata)
