@@ -4,6 +4,8 @@ One call fetches a page's whole text; boxes come from pdfium's text
 rectangles (one per text run), and font size and weight are read once per
 line piece, never per character. That keeps extraction close to the speed of
 pdfium's plain text while giving the layout and heading code what it needs.
+The one exception: a page that draws CJK text in a font it does not embed is
+measured character by character on the PDF's own metrics (``_CharBoxes``).
 """
 
 from __future__ import annotations
