@@ -114,6 +114,8 @@ Box = tuple[float, float, float, float]  # left, top, right, bottom, top-down
 
 # CJK ideographs, kana, hangul, their punctuation and full-width forms
 _CJK = re.compile(r"[\u2e80-\u9fff\uac00-\ud7af\uf900-\ufaff\uff00-\uffef]")
+# kana, ideographs and hangul: letters no Latin font has glyphs for (punctuation and full-width forms aside)
+_CJK_LETTER = re.compile(r"[\u3040-\u30ff\u3400-\u9fff\uac00-\ud7af]")
 # a word space is narrower than this (in line heights): a wider gap between two characters ends a run
 _RUN_GAP_EM = 0.45
 
@@ -193,7 +195,7 @@ class _CharBoxes:
         return borrowed
 
     def _glyphless(self, text: str, first: int) -> bool:
-        """Tell whether pdfium draws the CJK characters from ``first`` on without glyphs (flat boxes).
+        """Tell whether pdfium draws the CJK letters from ``first`` on without glyphs (flat boxes).
 
         That is what it does when the machine has no font with CJK glyphs: each
         box is a line at the baseline (under a twentieth of an em high), and
@@ -202,10 +204,8 @@ class _CharBoxes:
         """
         raw, tp = self._raw, self._tp
         sampled = 0
-        for m in _CJK.finditer(text, first):
+        for m in _CJK_LETTER.finditer(text, first):
             i = m.start()
-            if text[i] == "\u3000":  # an ideographic space has no ink in any font
-                continue
             box = self.box(i)
             size = (raw.FPDFText_GetFontSize(tp, i) or 0.0) * _matrix_scale(raw, tp, i, self._matrix)
             if box is not None and box[3] - box[1] > 0.05 * size:
