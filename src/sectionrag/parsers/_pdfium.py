@@ -117,7 +117,7 @@ _CJK = re.compile(r"[\u2e80-\u9fff\uac00-\ud7af\uf900-\ufaff\uff00-\uffef]")
 # kana, ideographs and hangul: letters no Latin font has glyphs for (punctuation and full-width forms aside)
 _CJK_LETTER = re.compile(r"[\u3040-\u30ff\u3400-\u9fff\uac00-\ud7af]")
 # a word space is narrower than this (in line heights): a wider gap between two characters ends a run
-_RUN_GAP_EM = 0.45
+_RUN_GAP = 0.45
 
 
 _OBJECT_ADDRESS: list[Any] = []
@@ -149,8 +149,9 @@ class _CharBoxes:
     same on every machine; every other page keeps pdfium's glyph boxes.
     """
 
-    def __init__(self, raw: Any, tp: Any, page_height: float, text: str) -> None:
+    def __init__(self, raw: Any, tp: Any, page_height: float, text: str, fonts: _FontCache) -> None:
         self._raw = raw
+        self._fonts = fonts
         self._tp = tp
         self._height = page_height
         self._doubles = tuple(ctypes.c_double() for _ in range(4))
@@ -189,9 +190,7 @@ class _CharBoxes:
             if font and not self._raw.FPDFFont_GetIsEmbedded(font):
                 borrowed = True
                 if self._glyphless(text, m.start()):
-                    name = ctypes.create_string_buffer(256)
-                    size = self._raw.FPDFFont_GetBaseFontName(font, name, 256)
-                    self.undrawn.add(name.raw[: max(size - 1, 0)].decode("latin-1").split("+", 1)[-1] or "?")
+                    self.undrawn.add(self._fonts.info(self._tp, m.start())[0] or "?")
         return borrowed
 
     def _glyphless(self, text: str, first: int) -> bool:
@@ -207,7 +206,7 @@ class _CharBoxes:
         for m in _CJK_LETTER.finditer(text, first):
             i = m.start()
             box = self.box(i)
-            size = (raw.FPDFText_GetFontSize(tp, i) or 0.0) * _matrix_scale(raw, tp, i, self._matrix)
+            size = _char_size(raw, tp, i, self._matrix)
             if box is not None and box[3] - box[1] > 0.05 * size:
                 return False
             sampled += 1
@@ -267,7 +266,7 @@ class _CharBoxes:
             if here != address or address is None:
                 address = here
                 font, key = self._font(raw.FPDFText_GetTextObject(tp, i))
-                size = (raw.FPDFText_GetFontSize(tp, i) or 0.0) * _matrix_scale(raw, tp, i, self._matrix)
+                size = _char_size(raw, tp, i, self._matrix)
                 ascent, descent = self._extent(font, key)
             advance = self._advance(font, key, ord(char))
             left = x.value
@@ -282,10 +281,7 @@ class _CharBoxes:
             if runs:
                 last = runs[-1]
                 high = last[3] - last[1]
-                if (
-                    last[1] <= (box[1] + box[3]) / 2 <= last[3]
-                    and -high < left - last[2] < _RUN_GAP_EM * high
-                ):
+                if last[1] <= (box[1] + box[3]) / 2 <= last[3] and -high < left - last[2] < _RUN_GAP * high:
                     runs[-1] = (last[0], min(last[1], box[1]), max(last[2], right), max(last[3], box[3]))
                     continue
             runs.append(box)
@@ -310,6 +306,11 @@ class _CharBoxes:
                 if left <= x <= right and top <= y <= bottom:
                     return i
         return int(self._raw.FPDFText_GetCharIndexAtPos(self._tp, x, self._height - y, 1.0, 1.0))
+
+
+def _char_size(raw: Any, textpage: Any, index: int, matrix: Any) -> float:
+    """Return the size character ``index`` is drawn at: its font size times its matrix's scale."""
+    return (raw.FPDFText_GetFontSize(textpage, index) or 0.0) * _matrix_scale(raw, textpage, index, matrix)
 
 
 def _matrix_scale(raw: Any, textpage: Any, index: int, matrix: Any) -> float:
@@ -485,7 +486,7 @@ def _run_in_cut(
         return -1
     if CODE_FONT.search(text_font):
         return -1
-    text_size = raw.FPDFText_GetFontSize(tp, sample) * _matrix_scale(raw, tp, sample, raw.FS_MATRIX())
+    text_size = _char_size(raw, tp, sample, raw.FS_MATRIX())
     if not size >= 1.12 * text_size > 0:
         return -1
     return idx
@@ -685,7 +686,7 @@ def extract_page_lines(
             # one by one so that the text's indices stay pdfium's, and join them in each line's text
             text = "".join(chr(raw.FPDFText_GetUnicode(tp, i) or 0xFFFD) for i in range(count))
         fonts = _FontCache(raw)
-        boxes = _CharBoxes(raw, tp, height, text)
+        boxes = _CharBoxes(raw, tp, height, text, fonts)
         if undrawn is not None:
             undrawn |= boxes.undrawn
         left, top, right, bottom = (ctypes.c_double() for _ in range(4))
