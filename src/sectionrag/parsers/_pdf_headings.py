@@ -50,9 +50,11 @@ from sectionrag.parsers.headings import (
     classify,
     is_all_caps,
     is_toc_line,
+    letter_weight,
     looks_like_sentence,
     normalize_for_match,
     reads_as_labelled_title,
+    word_count,
 )
 
 __all__ = ["ORDER", "Candidate", "find_headings", "label_key", "numbering_order"]
@@ -911,11 +913,15 @@ def _page_text_faces(pages: list[list[PdfLine]], body: float, pitch: float) -> l
 
 
 def _is_prose(ln: PdfLine) -> bool:
-    """Tell whether a line is a long line of prose: eight words or more, not code, no contents entry."""
+    """Tell whether a line is a long line of prose: eight words or more, not code, no contents entry.
+
+    Words are counted as :func:`word_count` counts them (a line of Chinese is
+    a few spaced tokens), of those with a letter.
+    """
     words = ln.text.split()
     return (
         ln.role == "body"
-        and sum(1 for w in words if any(ch.isalpha() for ch in w)) >= 8
+        and word_count(" ".join(w for w in words if any(ch.isalpha() for ch in w))) >= 8
         and not CODE_FONT.search(ln.font)
         and not is_toc_line(ln.text)
     )
@@ -1146,7 +1152,9 @@ def _is_heading_line(
     tokens = text.split()
     if len(tokens) > 1 and _SECTION_LABEL.fullmatch(tokens[0]):
         tokens = tokens[1:]  # the words of "7 How to help us" are a title's, its number aside
-    if len(tokens) >= 3 and sum(len(w) for w in tokens) < 2.5 * len(tokens):
+    # (a Chinese or Japanese character carries a word's worth of letters, about three: "第 1 节 简介"
+    # is a title)
+    if len(tokens) >= 3 and sum(map(letter_weight, tokens)) < 2.5 * len(tokens):
         return False  # glyph samples or symbols ("A B C D", "\u02cb \u02c8 \u02c9"), not a title
     # a section number a little larger than the text: in the text's own face ("1.1 Description of
     # the class" at 12 pt over 11 pt text, fonts that carry no name to tell a family by) a heading
@@ -1205,7 +1213,7 @@ def _is_heading_line(
     if is_toc_line(text):
         return False
     words = text.split()
-    if len(words) > 18:
+    if word_count(text) > 18:
         return False
     style = classify(text)
     numbered = style is not None and style.kind not in ("caps", "alpha")
@@ -1239,11 +1247,11 @@ def _is_heading_line(
     if numbered and style is not None and style.kind in ("num", "alnum") and len(rest.split()) > 8:
         check = rest.rstrip("?!:")  # "1. Determine whether any printers use the backends." is a step
     elif numbered:
-        check = rest.rstrip("?!:.")  # "1.1 Changelog:", "2.3 Is it a class?"
+        check = rest.rstrip("?!:.\uff1f\uff01\uff1a")  # "1.1 Changelog:", "2.3 Is it a class?"
     elif ln.lead:
         check = rest.rstrip(".:")  # "1) Penalized least squares:" runs into its paragraph at its colon
-    elif rest[-1:] in ("?", "!") and len(words) <= 10:
-        check = rest.rstrip("?!")
+    elif rest[-1:] in ("?", "!", "\uff1f", "\uff01") and len(words) <= 10:
+        check = rest.rstrip("?!\uff1f\uff01")  # (and the full-width marks)
     else:
         check = rest
     # a display title that wraps after a comma onto a line of its own face goes on there, and so

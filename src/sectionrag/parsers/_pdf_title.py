@@ -6,7 +6,7 @@ import re
 
 from sectionrag.parsers._pdf_headings import ORDER, Candidate
 from sectionrag.parsers._pdfium import PdfLine
-from sectionrag.parsers.headings import normalize_for_match
+from sectionrag.parsers.headings import normalize_for_match, word_count
 
 __all__ = ["FRONT_KEEP", "has_prose", "reads_as_title", "split_title"]
 
@@ -242,8 +242,11 @@ def _title_block_faces(
 
 
 def has_prose(lines: list[PdfLine], body: float) -> bool:
-    """Tell whether a page has a paragraph: a line of eight words or more at the body size."""
-    return any(abs(ln.size - body) < 0.6 and len(ln.text.split()) >= 8 for ln in lines)
+    """Tell whether a page has a paragraph: a line of eight words or more at the body size.
+
+    Words are counted as :func:`word_count` counts them (Chinese sets none apart).
+    """
+    return any(abs(ln.size - body) < 0.6 and word_count(ln.text) >= 8 for ln in lines)
 
 
 def _cover_pages(pages: list[list[PdfLine]], body: float, first: int) -> set[int]:
@@ -252,7 +255,7 @@ def _cover_pages(pages: list[list[PdfLine]], body: float, first: int) -> set[int
     Such a page has a few lines and no paragraph of body text (no line of eight
     words or more at the body size, nor three such lines set a little larger:
     a class's documentation whose long index and change history in 9 pt give
-    the body size under its 10 pt prose) and is no contents page, and prose
+    the body size under its 10 or 10.5 pt prose) and is no contents page, and prose
     follows on a later page. A blank page between them (a thesis's cover, its
     blank back, then its title page) is passed over.
     """
@@ -261,7 +264,7 @@ def _cover_pages(pages: list[list[PdfLine]], body: float, first: int) -> set[int
         lines = pages[index]
         if has_prose(lines, body) or len(lines) > 30 or any(ln.role == "toc" for ln in lines):
             break
-        if sum(1 for ln in lines if len(ln.text.split()) >= 8 and body - 0.6 < ln.size < 1.15 * body) >= 3:
+        if sum(1 for ln in lines if word_count(ln.text) >= 8 and body - 0.6 < ln.size < 1.2 * body) >= 3:
             break
         out.add(index)
     if out and not any(has_prose(lines, body) for lines in pages[max(out) + 1 :]):

@@ -26,9 +26,11 @@ __all__ = [
     "has_trailing_page_number",
     "is_all_caps",
     "is_toc_line",
+    "letter_weight",
     "looks_like_sentence",
     "normalize_for_match",
     "reads_as_labelled_title",
+    "word_count",
 ]
 
 
@@ -319,19 +321,54 @@ def has_trailing_page_number(rest: str) -> bool:
     return bool(_TRAILING_PAGE.search(rest.strip()))
 
 
+# Chinese and Japanese write words without spaces between them: ideographs and kana
+_UNSPACED = re.compile(r"[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff]")
+# the full stop, comma and enumeration comma of Chinese and Japanese text, and the full-width
+# exclamation and question marks (not the semicolon: the items of an outline end in one)
+_CJK_STOPS = "\u3002\uff0e\uff0c\u3001\uff01\uff1f"
+
+
+def word_count(text: str) -> int:
+    """Count the words of ``text``: spaced words, and one word per two characters of unspaced scripts.
+
+    Chinese and Japanese set a sentence without spaces, so its spaced tokens
+    undercount it (a line of prose can be three tokens); a word of either
+    averages about two characters. Korean spaces its words and counts as
+    spaced.
+    """
+    tokens = text.split()
+    if not _UNSPACED.search(text):
+        return len(tokens)  # (the common case, decided without a Python loop)
+    return sum(max(1, (len(_UNSPACED.findall(token)) + 1) // 2) for token in tokens)
+
+
+def letter_weight(token: str) -> int:
+    """Return the length of ``token`` in letters, a Chinese or Japanese character counting three.
+
+    An ideograph or kana stands for about as much as three letters of a
+    spaced script (a word of either is about two characters, one of English
+    about five letters).
+    """
+    return len(token) + 2 * len(_UNSPACED.findall(token))
+
+
 def looks_like_sentence(text: str, *, max_words: int = 14, allow_lower: bool = False) -> bool:
     """Tell whether ``text`` reads like prose rather than a title.
 
-    Prose ends in sentence punctuation, runs long, or (unless ``allow_lower``)
-    starts in lower case (a name such as ``iPhone`` is no lower-case start).
+    Prose ends in sentence punctuation (Chinese and Japanese too), runs long
+    (:func:`word_count`), holds a Chinese or Japanese full stop before its
+    end, or (unless ``allow_lower``) starts in lower case (a name such as
+    ``iPhone`` is no lower-case start).
     """
     stripped = text.strip()
     if not stripped:
         return False
-    if len(stripped.split()) > max_words:
+    if word_count(stripped) > max_words:
         return True
     if stripped[-1] in ",;" or (stripped[-1] in ".!?" and not stripped.endswith("..")):
         return True
+    if stripped[-1] in _CJK_STOPS or "\u3002" in stripped[:-1]:
+        return True  # "…模板。", or a full stop inside the line: "…模板。该模板是"
     first = next((c for c in stripped if c.isalpha()), "")
     # (a name that opens in lower case with a capital inside, "iPhone", "eBay", "macOS", is no
     # sentence's first word)
