@@ -468,6 +468,30 @@ def test_larger_bold_part_flush_with_numbered_chapters_is_above_them():
     assert [e.level for e in entries] == [1, 2, 3, 3, 2, 3, 1, 2]
 
 
+def test_larger_part_flush_with_numbered_chapters_in_their_weight_is_above_them():
+    # KOMA-Script's contents: the parts a size larger than the chapters, neither bold; a chapter
+    # before the first part stands level with the parts, those after a part under it
+    entries = [
+        _TocEntry("1 Einleitung", 86, (10.9, False)),
+        _TocEntry("1.1 Bestandteile", 102, (10.9, False)),
+        _TocEntry("I Das Bundle", 86, (12.0, False)),
+        _TocEntry("2 Die Hauptklassen", 86, (10.9, False)),
+        _TocEntry("2.1 Die Schriften", 102, (10.9, False)),
+        _TocEntry("II Anhang", 86, (12.0, False)),
+        _TocEntry("3 Befehle", 86, (10.9, False)),
+    ]
+    set_levels(entries)
+    assert [e.level for e in entries] == [1, 2, 1, 2, 3, 1, 2]
+    # a larger entry lighter than bold chapters is no part of theirs
+    lighter = [
+        _TocEntry("1 Introduction", 72, (10.0, True)),
+        _TocEntry("Notation", 72, (11.0, False)),
+        _TocEntry("2 Methods", 72, (10.0, True)),
+    ]
+    set_levels(lighter)
+    assert [e.level for e in lighter] == [1, 1, 1]
+
+
 def test_contents_read_from_its_second_page_opens_inside_a_chapter():
     # the first page of a printed contents shares the title page and is not read as contents: the
     # entries found open with "1.4" and its sub-sections, and their chapter "1" is not among them;

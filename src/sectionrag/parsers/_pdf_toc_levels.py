@@ -64,9 +64,10 @@ def set_levels(entries: Sequence[TocEntry]) -> None:
         indent = cluster[round(e.x0)]
         if order is None and indent in by_indent:
             size, bold = faces[indent].most_common(1)[0][0]
-            if e.face[0] >= size + 1.0 and e.face[1]:
-                # a larger bold face than theirs: a part listed flush with its numbered chapters
-                # ("I User Manual" in 10.8 pt bold over "1 Introduction" in 9 pt bold) is above them
+            if e.face[0] >= size + 1.0 and (e.face[1] or not bold):
+                # a larger face than theirs, as heavy: a part listed flush with its numbered chapters
+                # ("I User Manual" in 10.8 pt bold over "1 Introduction" in 9 pt bold, "I Das
+                # TUD-Script-Bundle" in 12 pt over "2 Die Hauptklassen" in 10.9 pt) is above them
                 order = min(by_indent[indent]) - 1
             elif e.face[0] >= size - 0.5 or (e.face[0] > 0 and size - e.face[0] < 1.0 and bold == e.face[1]):
                 order = by_indent[indent].most_common(1)[0][0]
