@@ -136,8 +136,25 @@ def test_outside_check_keeps_apt_output_off_stdout(tmp_path, monkeypatch, capfd)
     apt.write_text("#!/bin/sh\necho 'Get:1 http://deb.example/ texlive-publishers-doc'\nexit 100\n")
     apt.chmod(0o755)
     monkeypatch.setenv("PATH", f"{fake}:{os.environ['PATH']}")
-    monkeypatch.setattr(outside, "CACHE", tmp_path / "cache")
+    monkeypatch.setattr(outside, "CACHE_ROOT", tmp_path / "cache")
     with pytest.raises(SystemExit, match="could not download"):
         outside.unpacked(None)
     out, err = capfd.readouterr()
     assert "Get:1" not in out and "Get:1" in err
+
+
+def test_outside_check_lists_both_draws_split_alternately_and_apart():
+    """Each draw's files are development and held out in turn, and no file is in both draws."""
+    spec = importlib.util.spec_from_file_location("outside_eval", SCRIPT.with_name("outside_eval.py"))
+    assert spec is not None and spec.loader is not None
+    outside = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(outside)
+    first, second = outside.listed(outside.LIST), outside.listed(outside.SECOND)
+    assert (len(first), len(second)) == (120, 353)
+    for rows in (first, second):
+        assert [which for *_, which in rows] == ["development", "held-out"] * (len(rows) // 2) + (
+            ["development"] if len(rows) % 2 else []
+        )
+        assert all(path.endswith(".pdf") and not path.startswith("/") for _, _, path, _ in rows)
+    assert {(p, v) for p, v, _, _ in first} == {(outside.PACKAGE, outside.VERSION)}
+    assert not {path for _, _, path, _ in first} & {path for _, _, path, _ in second}
