@@ -752,3 +752,42 @@ def test_a_title_entry_naming_a_file_or_a_doi_gives_way_to_the_printed_title(tmp
     doc = parse(write_pdf(tmp_path / "named.pdf", f.pages, info={"Title": "Curve Fitting Notes"}))
     assert doc.metadata["title"] == "Curve Fitting Notes"
     assert "pdf_title" not in doc.metadata
+
+
+def test_a_title_block_on_pages_of_its_own_does_not_hold_the_numbered_sections(tmp_path: Path):
+    # a contest paper: a summary sheet, then a page with the title, the team's name and a summary
+    # with its prose, each a face larger than the numbered sections that start on the next page
+    f = Flow()
+    f.heading("Summary Sheet", 16).para(10)
+    f.new_page()
+    f.heading("The Template for Modelling Papers", 20)
+    f.heading("Team 2317", 16, bold=False)
+    f.heading("Summary", 14).para(8)
+    f.new_page()
+    f.heading("1 Introduction", 12).para(6).heading("1.1 Background", 11).para(6)
+    f.heading("2 The Model", 12).para(6).heading("3 Conclusions", 12).para(6)
+    doc = parse(f.write(tmp_path / "title-block.pdf"))
+    assert tree(doc) == [
+        (1, "The Template for Modelling Papers"),
+        (1, "Team 2317"),
+        (1, "Summary"),
+        (1, "1 Introduction"),
+        (2, "1.1 Background"),
+        (1, "2 The Model"),
+        (1, "3 Conclusions"),
+    ]
+
+
+def test_a_title_on_the_first_sections_page_still_heads_them(tmp_path: Path):
+    # a manual whose second page sets its title and author over its first section: bookmarks
+    # often put such a title over the sections, and the reader keeps it there
+    f = Flow()
+    f.heading("Contents", 16).para(10)
+    f.new_page()
+    f.heading("Using Automake in the Project", 20)
+    f.heading("Bertrand Garrigues", 16, bold=False)
+    f.heading("1 Overview", 12).para(6).heading("2 Building", 12).para(6)
+    doc = parse(f.write(tmp_path / "title-over-body.pdf"))
+    title = section(doc, "Using Automake in the Project")
+    assert section(doc, "1 Overview").level > title.level
+    assert section(doc, "2 Building").level == section(doc, "1 Overview").level

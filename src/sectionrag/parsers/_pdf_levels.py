@@ -421,6 +421,7 @@ def rank_headings(candidates: list[Candidate], line_offsets: dict[int, int]) -> 
             and keys[i] < min(others)
         ):
             keys[i] = min(others)
+    _title_block_beside_top(candidates, keys, style_key)
     _contained_styles(candidates, keys, style_key)
     # merge styles that numbering says are the same level (a numbered "2.1" in two sizes)
     ranked = sorted(set(keys))
@@ -435,6 +436,44 @@ def rank_headings(candidates: list[Candidate], line_offsets: dict[int, int]) -> 
         out.append(Heading(line_offsets[id(c.lines[0])], rank, c.title))
     out.sort(key=lambda h: h.start)
     return out
+
+
+def _title_block_beside_top(
+    candidates: list[Candidate],
+    keys: list[tuple[float, int]],
+    style_key: Callable[[Candidate], tuple[float, bool, bool]],
+) -> None:
+    """Rank a title block on pages of its own level with the top numbered headings, not above them.
+
+    A paper's or a report's first pages set its title, its authors, a
+    subtitle and an abstract larger than its numbered sections (``1
+    Introduction``), in two faces or more one above the other. Ranked by size
+    they would hold the whole document two or three levels down. Where such
+    lines stand only before the first top-level numbered heading, on earlier
+    pages than it, in faces never used again, they are a title block, not
+    parents: they stand level with the top numbering. A title on the page of
+    the first section (a title over the body) and a face used again later (a
+    part's title page) keep their rank.
+    """
+    numbered = [c.order for c in candidates if c.numbered]
+    if not numbered or min(numbered) > ORDER["roman"] + 1:
+        return
+    top_order = min(numbered)
+    tops = [i for i, c in enumerate(candidates) if c.numbered and c.order == top_order]
+    if len(tops) < 2:
+        return
+    first = tops[0]
+    later = {style_key(c) for c in candidates[first:]}
+    top_key = min(keys[i] for i in tops)
+    front = [i for i in range(first) if not candidates[i].numbered and keys[i] < top_key]
+    if (
+        len({keys[i] for i in front}) < 2
+        or any(style_key(candidates[i]) in later for i in front)
+        or any(candidates[i].page >= candidates[first].page for i in front)
+    ):
+        return
+    for i in front:
+        keys[i] = top_key
 
 
 def _between_siblings(candidates: list[Candidate], keys: list[tuple[float, int]]) -> None:
