@@ -204,6 +204,13 @@ def test_running_head_that_names_the_current_section_is_no_heading(tmp_path: Pat
         ("\u7b2c 2 \u7ae0 \u65b9\u6cd5", "chapter", "\u65b9\u6cd5"),  # 第 2 章 方法
         ("\u7b2c\u4e09\u7bc7 \u7ed3\u8bba", "part", "\u7ed3\u8bba"),  # 第三篇 结论
         ("\u9644\u5f55 A \u8bc1\u660e", "appendix", "\u8bc1\u660e"),  # 附录 A 证明
+        (
+            "\u7b2c II \u90e8 \u30ea\u30d5\u30a1\u30ec\u30f3\u30b9",
+            "part",
+            "\u30ea\u30d5\u30a1\u30ec\u30f3\u30b9",
+        ),  # 第 II 部 リファレンス
+        ("\u7b2c\u2162\u90e8 \u5b9f\u88c5", "part", "\u5b9f\u88c5"),  # 第Ⅲ部 実装
+        ("\u7b2c\uff11\u7ae0 \u6982\u8981", "chapter", "\u6982\u8981"),  # 第１章 概要 (a full-width digit)
     ],
 )
 def test_chinese_and_japanese_chapter_labels_number_their_titles(title: str, kind: str, rest: str):

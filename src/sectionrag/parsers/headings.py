@@ -178,7 +178,11 @@ _PART_WORDS = _printed(PART_WORDS)
 _APPENDIX_WORDS = _printed(APPENDIX_WORDS)
 
 # Chinese and Japanese labels: "第一章 绪论", "第 2 章", "第三篇", "附录 A"
-_CJK_NUMBER = r"[0-9\u4e00\u4e8c\u4e09\u56db\u4e94\u516d\u4e03\u516b\u4e5d\u5341\u767e\u96f6\u3007\u4e24]+"
+# (and Roman numerals, in letters or the Unicode forms: pTeX's manual prints "第 II 部")
+_CJK_NUMBER = (
+    r"(?:[0-9\uff10-\uff19\u4e00\u4e8c\u4e09\u56db\u4e94\u516d\u4e03\u516b\u4e5d\u5341\u767e"
+    r"\u96f6\u3007\u4e24]+|[IVX]{1,5}|[\u2160-\u216b])"
+)
 _CJK_CHAPTER = rf"\u7b2c\s*{_CJK_NUMBER}\s*\u7ae0"  # 第 … 章
 _CJK_PART = rf"\u7b2c\s*{_CJK_NUMBER}\s*[\u7bc7\u90e8]"  # 第 … 篇 / 部
 _CJK_APPENDIX = r"\u9644\s*\u5f55(?:\s*[A-Z0-9])?"  # 附录 A
@@ -407,7 +411,8 @@ def reads_as_labelled_title(style: HeadingStyle, *, max_words: int = 25) -> bool
 
 _CJK_NUMBERED = re.compile(r"^(\d{1,3}(?:\.\d{1,3})*)(?=[\u3400-\u9fff])")
 _CJK_SPACED = re.compile(r"(?<=[\u3400-\u9fff])\s+(?=[\u3400-\u9fff])")
-_NORM_CJK_LABEL = re.compile(rf"^(?:{_CJK_CHAPTER}|{_CJK_PART}|{_CJK_APPENDIX})\s*")
+# (matched on the lowered title: "第 ii 部")
+_NORM_CJK_LABEL = re.compile(rf"^(?:{_CJK_CHAPTER}|{_CJK_PART}|{_CJK_APPENDIX})\s*", re.IGNORECASE)
 _NORM_NUMBER = re.compile(
     rf"^(?:(?:{'|'.join(_LABELS)}|article|item|note|section)\s+)?"
     rf"(?:\d{{1,3}}(?:\.\d{{1,3}})*|[a-z](?:\.\d{{1,3}})*|{_ROMAN.lower()}(?:-[a-z])?)?[.:)]?\s+",
