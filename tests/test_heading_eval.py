@@ -158,3 +158,8 @@ def test_outside_check_lists_both_draws_split_alternately_and_apart():
         assert all(path.endswith(".pdf") and not path.startswith("/") for _, _, path, _ in rows)
     assert {(p, v) for p, v, _, _ in first} == {(outside.PACKAGE, outside.VERSION)}
     assert not {path for _, _, path, _ in first} & {path for _, _, path, _ in second}
+    # the Chinese and Japanese draw was looked at after the changes it measures: development only
+    cjk = outside.listed(outside.CJK)
+    assert len(cjk) == 41 and {which for *_, which in cjk} == {"development"}
+    earlier = {path for _, _, path, _ in first} | {path for _, _, path, _ in second}
+    assert not {path for _, _, path, _ in cjk} & earlier
