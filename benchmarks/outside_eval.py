@@ -60,7 +60,6 @@ SECOND = GROUND_TRUTH / "outside-second-draw.tsv"
 CJK = GROUND_TRUTH / "outside-cjk.tsv"
 DRAWS = {"first": LIST, "second": SECOND, "cjk": CJK}
 CACHE_ROOT = Path.home() / ".cache" / "sectionrag-bench"
-CACHE = CACHE_ROOT / f"{PACKAGE}_{VERSION}"
 
 
 def unpacked(deb: Path | None, package: str = PACKAGE, version: str = VERSION) -> Path:

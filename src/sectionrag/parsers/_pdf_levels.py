@@ -398,6 +398,7 @@ def rank_headings(candidates: list[Candidate], line_offsets: dict[int, int]) -> 
     # Between the first and the last top-level numbered heading, an unnumbered heading cannot
     # stand above them (a sample title page inside chapter 4 is not a parent of chapter 5),
     # unless the top numbering is itself a sub-level ("7.1" under an unnumbered "Integrals").
+    tops: list[int] = []  # the top-level numbered headings, where the top numbering is a top level
     if numbered_rank and min(numbered_rank) <= ORDER["roman"] + 1:
         top_order = min(numbered_rank)
         tops = [i for i, c in enumerate(candidates) if c.numbered and c.order == top_order]
@@ -421,7 +422,7 @@ def rank_headings(candidates: list[Candidate], line_offsets: dict[int, int]) -> 
             and keys[i] < min(others)
         ):
             keys[i] = min(others)
-    _title_block_beside_top(candidates, keys, style_key)
+    _title_block_beside_top(candidates, keys, style_key, tops)
     _contained_styles(candidates, keys, style_key)
     # merge styles that numbering says are the same level (a numbered "2.1" in two sizes)
     ranked = sorted(set(keys))
@@ -442,8 +443,9 @@ def _title_block_beside_top(
     candidates: list[Candidate],
     keys: list[tuple[float, int]],
     style_key: Callable[[Candidate], tuple[float, bool, bool]],
+    tops: list[int],
 ) -> None:
-    """Rank a title block on pages of its own level with the top numbered headings, not above them.
+    """Rank a title block on pages of its own level with the top numbered headings (``tops``), not above them.
 
     A paper's or a report's first pages set its title, its authors, a
     subtitle and an abstract larger than its numbered sections (``1
@@ -455,11 +457,6 @@ def _title_block_beside_top(
     the first section (a title over the body) and a face used again later (a
     part's title page) keep their rank.
     """
-    numbered = [c.order for c in candidates if c.numbered]
-    if not numbered or min(numbered) > ORDER["roman"] + 1:
-        return
-    top_order = min(numbered)
-    tops = [i for i, c in enumerate(candidates) if c.numbered and c.order == top_order]
     if len(tops) < 2:
         return
     first = tops[0]
