@@ -22,9 +22,15 @@ same way, outline off, on PDFs nobody chose for the detector:
   ``tests/data/pdf`` left out), listed in
   ``benchmarks/ground_truth/outside-cjk.tsv``. It was measured before and after
   the round's last change and its files that moved were looked at, so it is
-  all development data.
+  all development data;
+- the **other scripts' draw** (round twenty-five, drawn before any change):
+  every PDF with three bookmarks or more of ``texlive-lang-arabic`` and
+  ``texlive-lang-other`` (47 files: Persian, Arabic and Urdu set right to
+  left, Hebrew, Indic scripts, Vietnamese, Thai; those kept in
+  ``tests/data/pdf`` left out), listed in
+  ``benchmarks/ground_truth/outside-scripts.tsv``.
 
-The first two lists are split in its path order: the first, third, fifth ... file is
+The first, second and last lists are each split in path order: the first, third, fifth ... file is
 development data (looked at when a heading rule is written), the second,
 fourth, sixth ... is held out (only measured).
 
@@ -35,6 +41,7 @@ repository but the lists.
     python benchmarks/outside_eval.py                  # means of both halves (first draw)
     python benchmarks/outside_eval.py --draw second    # the second draw
     python benchmarks/outside_eval.py --draw cjk       # the Chinese and Japanese draw
+    python benchmarks/outside_eval.py --draw scripts   # Persian, Arabic, Hebrew, Indic ...
     python benchmarks/outside_eval.py --json           # and every file's row
 """
 
@@ -58,7 +65,8 @@ GROUND_TRUTH = Path(__file__).resolve().parent / "ground_truth"
 LIST = GROUND_TRUTH / "outside-texlive-publishers.tsv"
 SECOND = GROUND_TRUTH / "outside-second-draw.tsv"
 CJK = GROUND_TRUTH / "outside-cjk.tsv"
-DRAWS = {"first": LIST, "second": SECOND, "cjk": CJK}
+SCRIPTS = GROUND_TRUTH / "outside-scripts.tsv"
+DRAWS = {"first": LIST, "second": SECOND, "cjk": CJK, "scripts": SCRIPTS}
 CACHE_ROOT = Path.home() / ".cache" / "sectionrag-bench"
 
 

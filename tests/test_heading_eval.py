@@ -150,8 +150,9 @@ def test_outside_check_lists_both_draws_split_alternately_and_apart():
     outside = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(outside)
     first, second = outside.listed(outside.LIST), outside.listed(outside.SECOND)
-    assert (len(first), len(second)) == (120, 353)
-    for rows in (first, second):
+    scripts = outside.listed(outside.SCRIPTS)
+    assert (len(first), len(second), len(scripts)) == (120, 353, 47)
+    for rows in (first, second, scripts):
         assert [which for *_, which in rows] == ["development", "held-out"] * (len(rows) // 2) + (
             ["development"] if len(rows) % 2 else []
         )
@@ -163,3 +164,4 @@ def test_outside_check_lists_both_draws_split_alternately_and_apart():
     assert len(cjk) == 41 and {which for *_, which in cjk} == {"development"}
     earlier = {path for _, _, path, _ in first} | {path for _, _, path, _ in second}
     assert not {path for _, _, path, _ in cjk} & earlier
+    assert not {path for _, _, path, _ in scripts} & (earlier | {path for _, _, path, _ in cjk})
