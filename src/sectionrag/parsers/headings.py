@@ -10,6 +10,7 @@ weight in PDFs) before calling it a heading.
 from __future__ import annotations
 
 import re
+import unicodedata
 from dataclasses import dataclass
 
 __all__ = [
@@ -142,7 +143,8 @@ def _printed(words: tuple[str, ...]) -> str:
 
 
 # the label words of English, French, German, Spanish, Portuguese, Italian, Russian, Polish, Czech,
-# Finnish and Dutch documents (babel, LibreOffice): "Глава 1", "Rozdział 2", "Luku 3", "Příloha A"
+# Finnish, Dutch and Vietnamese documents (babel, LibreOffice): "Глава 1", "Rozdział 2", "Luku 3",
+# "Příloha A", "Chương 2"
 CHAPTER_WORDS = (
     "chapter",
     "chapitre",
@@ -154,6 +156,7 @@ CHAPTER_WORDS = (
     "kapitola",
     "luku",
     "hoofdstuk",
+    "ch\u01b0\u01a1ng",
 )
 # (not "Parte": Portuguese and Spanish open lines with it as a noun, "Parte Interna", "Parte 1" of a
 # sample poster)
@@ -409,12 +412,33 @@ def reads_as_labelled_title(style: HeadingStyle, *, max_words: int = 25) -> bool
     return not long_words or 2 * sum(w[0].isupper() for w in long_words) >= len(long_words)
 
 
+_NOT_WORD = re.compile(r"[^\w\s]")
+
+
+def _mark_or_space(match: re.Match[str]) -> str:
+    """Keep a combining mark (a Devanagari vowel sign is part of its word); punctuation is a space."""
+    return match.group() if unicodedata.category(match.group())[0] == "M" else " "
+
+
+# (letters with a stroke have no accent to drop; an outline in the one-byte encoding writes
+# Vietnamese "Đ" as the Icelandic "Ð")
+_STROKED = str.maketrans({"\u0111": "d", "\u00f0": "d", "\u00f8": "o", "\u0142": "l", "\u0127": "h"})
+
+
+def _without_accents(text: str) -> str:
+    """Drop the combining accents (U+0300-U+036F) of a lower-cased text; other scripts' marks stay."""
+    if text.isascii():
+        return text
+    decomposed = unicodedata.normalize("NFD", text.translate(_STROKED))
+    return unicodedata.normalize("NFC", "".join(c for c in decomposed if not 0x300 <= ord(c) <= 0x36F))
+
+
 _CJK_NUMBERED = re.compile(r"^(\d{1,3}(?:\.\d{1,3})*)(?=[\u3400-\u9fff])")
 _CJK_SPACED = re.compile(r"(?<=[\u3400-\u9fff])\s+(?=[\u3400-\u9fff])")
 # (matched on the lowered title: "第 ii 部")
 _NORM_CJK_LABEL = re.compile(rf"^(?:{_CJK_CHAPTER}|{_CJK_PART}|{_CJK_APPENDIX})\s*", re.IGNORECASE)
 _NORM_NUMBER = re.compile(
-    rf"^(?:(?:{'|'.join(_LABELS)}|article|item|note|section)\s+)?"
+    rf"^(?:(?:{'|'.join(map(_without_accents, _LABELS))}|article|item|note|section)\s+)?"
     rf"(?:\d{{1,3}}(?:\.\d{{1,3}})*|[a-z](?:\.\d{{1,3}})*|{_ROMAN.lower()}(?:-[a-z])?)?[.:)]?\s+",
 )
 
@@ -427,7 +451,9 @@ NUMBER_WORDS = (
 )  # fmt: skip
 
 # a label numbered in words: "Chapter One", "PART TWO"
-_NORM_WORD_NUMBER = re.compile(rf"^(?:{'|'.join(_LABELS)})\s+(?:{'|'.join(NUMBER_WORDS[1:])})[.:]?\s+")
+_NORM_WORD_NUMBER = re.compile(
+    rf"^(?:{'|'.join(map(_without_accents, _LABELS))})\s+(?:{'|'.join(NUMBER_WORDS[1:])})[.:]?\s+"
+)
 
 
 def normalize_for_match(title: str) -> str:
@@ -435,11 +461,11 @@ def normalize_for_match(title: str) -> str:
 
     Lower case, ligatures and quotes folded, numbering prefix (``2.1``,
     ``Chapter 3``, ``Chapter One``) and punctuation removed, whitespace
-    collapsed.
+    collapsed, accents of the Latin, Greek and Cyrillic letters dropped: a
+    bookmark kept in the PDF's one-byte encoding loses those that encoding
+    lacks (Vietnamese ``Lời mở đầu`` is ``Loi mo dau`` in its outline).
     """
-    import unicodedata
-
-    text = unicodedata.normalize("NFKC", title).lower()
+    text = _without_accents(unicodedata.normalize("NFKC", title).lower())
     text = text.replace("\u2019", "'").replace("\u2018", "'").replace("\u201c", '"').replace("\u201d", '"')
     text = " ".join(text.split())
     text = _CJK_NUMBERED.sub(r"\1 ", text)  # "1简介" is numbered like "1 简介"
@@ -452,6 +478,6 @@ def normalize_for_match(title: str) -> str:
     elif _NORM_NUMBER.match(text + " "):
         stripped = _NORM_NUMBER.sub("", text + " ", count=1).strip()
         text = stripped or text  # "PART II" alone keeps its label
-    text = re.sub(r"[^\w\s]", " ", text)
+    text = _NOT_WORD.sub(_mark_or_space, text)
     text = _CJK_SPACED.sub("", text)  # "致 谢" spaced out as a short heading is "致谢"
     return " ".join(text.split())

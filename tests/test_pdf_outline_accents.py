@@ -1,0 +1,79 @@
+"""Bookmarks that lost their accents still find their headings.
+
+A PDF's outline is often written in its one-byte text encoding, which has no
+Vietnamese ``ơ`` or ``ờ``: LaTeX's hyperref writes ``Lời mở đầu`` as ``Loi mo
+dau`` and ``Định dạng`` as ``Ðinh dang``. Titles are compared with their
+Latin, Greek and Cyrillic accents dropped, so such a bookmark is placed at its
+heading, and heading_eval scores a detected ``Lời mở đầu`` against it.
+"""
+
+from __future__ import annotations
+
+import unicodedata
+from pathlib import Path
+
+from hypothesis import given
+from hypothesis import strategies as st
+
+from _pdfgen import Bookmark, Line, Page, body_lines, write_pdf
+from _section_checks import check_sections
+from sectionrag.parsers.headings import normalize_for_match
+from sectionrag.parsers.pdf import PdfParser
+
+
+def test_titles_compare_without_their_accents():
+    assert normalize_for_match("Lời mở đầu") == normalize_for_match("Loi mo dau") == "loi mo dau"
+    assert normalize_for_match("Định dạng việc xuống hàng") == normalize_for_match(
+        "Ðinh dang viec xuong hàng"
+    )
+    assert normalize_for_match("Chương 2 Soạn thảo văn bản") == "soan thao van ban"  # the label goes too
+    assert normalize_for_match("Résumé des opérations") == "resume des operations"
+    assert normalize_for_match("Глава 3 Введение") == normalize_for_match("Введение")
+
+
+def test_other_scripts_keep_their_marks():
+    # (the vowel signs of Devanagari and the points of Hebrew are letters of the word, not accents)
+    assert normalize_for_match("परिचय") == "परिचय"
+    assert normalize_for_match("第 II 部 概要") == "概要"
+
+
+_ACCENTED = "aeiouyAEIOUYàáâãäåèéêëìíîïòóôõöùúûüýÿăắằẳẵặơớờởỡợưứừửữựđĐÀÉÔƠƯ"
+
+
+@given(st.text(alphabet=_ACCENTED + " ", min_size=1, max_size=30))
+def test_property_a_title_matches_itself_written_without_accents(title: str):
+    plain = "".join(
+        "d" if c in "đĐ" else unicodedata.normalize("NFD", c)[0] for c in title
+    )  # what a one-byte outline keeps of it, at worst
+    assert normalize_for_match(title) == normalize_for_match(plain)
+
+
+def _french_report(path: Path) -> list[str]:
+    """Three pages, each under an accented heading; the bookmarks name them without accents."""
+    headings = ["Résumé des opérations", "Données financières", "Procédés et modèles"]
+    pages = []
+    for k, heading in enumerate(headings):
+        lines = [Line(heading, y=740, size=16, bold=True)]
+        # (each page's paragraphs open with the heading's words, so only the heading line itself
+        # tells where its section starts)
+        lines.append(Line(f"{heading} : suite du chapitre précédent.", y=700))
+        lines += body_lines(28, k, 680)[0]
+        pages.append(Page(lines))
+    plain = ["Resume des operations", "Donnees financieres", "Procedes et modeles"]
+    write_pdf(path, pages, outline=[Bookmark(t, k, 760) for k, t in enumerate(plain)])
+    return headings
+
+
+def test_bookmarks_without_accents_start_at_their_accented_headings(tmp_path: Path):
+    pdf = tmp_path / "rapport.pdf"
+    headings = _french_report(pdf)
+    doc = PdfParser().parse(pdf)
+    assert doc.metadata["sections_from"] == "outline"
+    check_sections(doc)
+    assert [s.title for s in doc.sections] == [
+        "Resume des operations",
+        "Donnees financieres",
+        "Procedes et modeles",
+    ]
+    for section, heading in zip(doc.sections, headings, strict=True):
+        assert doc.text[section.start :].startswith(heading + "\n")
