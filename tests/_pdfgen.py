@@ -21,6 +21,7 @@ class Line:
     family: str = "Helvetica"  # a standard 14 family: Helvetica, Times or Courier
     face: str = ""  # another font name (not embedded: the viewer substitutes), e.g. "Palatino-SC"
     cjk: bool = False  # ``face`` is a Japanese CID font (Adobe-Japan1, not embedded) and the text Unicode
+    expert: bool = False  # ``face`` names digits and letters as an expert font ("oneoldstyle", "Asmall")
 
     @property
     def base_font(self) -> str:
@@ -61,6 +62,19 @@ _FACES = {
 
 def _font_object(name: str) -> bytes:
     return b"<< /Type /Font /Subtype /Type1 /BaseFont /%s /Encoding /WinAnsiEncoding >>" % name.encode()
+
+
+_DIGIT_NAMES = ("zero", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine")
+
+
+def _expert_font_object(name: str) -> bytes:
+    """A font with no Unicode map whose digits are old-style figures and whose letters small capitals."""
+    digits = b" ".join(b"/%soldstyle" % d.encode() for d in _DIGIT_NAMES)
+    letters = b" ".join(b"/%csmall" % c for c in b"ABCDEFGHIJKLMNOPQRSTUVWXYZ")
+    return (
+        b"<< /Type /Font /Subtype /Type1 /BaseFont /%s /Encoding << /Type /Encoding "
+        b"/BaseEncoding /WinAnsiEncoding /Differences [48 %s 97 %s] >> >>" % (name.encode(), digits, letters)
+    )
 
 
 # a Japanese CID font's metrics (per 1000 units of the em): ideographs a full em, ASCII half of one
@@ -111,7 +125,8 @@ def write_pdf(
         for ln in page.lines:
             if ln.base_font not in names:
                 names[ln.base_font] = b"/F%d" % (len(names) + 1)
-                obj = (_cjk_font_object if ln.cjk else _font_object)(ln.base_font)
+                maker = _cjk_font_object if ln.cjk else _expert_font_object if ln.expert else _font_object
+                obj = maker(ln.base_font)
                 extra += b" %s %d 0 R" % (names[ln.base_font], add(obj))
     page_ids: list[int] = []
     for page in pages:

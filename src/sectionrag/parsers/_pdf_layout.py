@@ -39,6 +39,25 @@ _LIGATURES = {
     "\ufb05": "st",
     "\ufb06": "st",
 }
+# Adobe's private-use code points for the glyphs of its expert fonts, which a font without a
+# Unicode map names by glyph ("oneoldstyle", "Asmall"): old-style figures, small capitals
+_EXPERT = {
+    **{0xF730 + k: str(k) for k in range(10)},
+    **{0xF761 + k: chr(ord("a") + k) for k in range(26)},
+    **{0xF7E0 + k: chr(0xE0 + k) for k in range(32) if k != 0x17},  # "Agravesmall" ... "Ydieresissmall"
+    0xF721: "!",
+    0xF724: "$",
+    0xF726: "&",
+    0xF73F: "?",
+    0xF7A1: "\u00a1",
+    0xF7BF: "\u00bf",
+    0xF6DC: "1",  # "onefitted"
+    0xF6F9: "\u0142",
+    0xF6FA: "\u0153",
+    0xF6FD: "\u0161",
+    0xF6FF: "\u017e",
+}
+_HAS_EXPERT = re.compile("[\uf6dc-\uf7ff]")
 _SPACES = re.compile(r"[\u00a0\u1680\u2000-\u200a\u202f\u205f\u3000\t\f\v]")
 _DROP = re.compile(r"[\u0000-\u0008\u000b\u000e-\u001f\u00ad\u200b-\u200d\u2060\ufeff\ufffe\uffff]")
 _MULTISPACE = re.compile(r" {2,}")
@@ -46,7 +65,9 @@ _HYPHEN_END = re.compile(r"[A-Za-z\u00c0-\u024f][-\u2010\u00ad\x02]$")
 
 
 def clean_text(text: str) -> str:
-    """Normalise ligatures, odd spaces and control characters in one line."""
+    """Normalise ligatures, odd spaces, control characters and expert fonts' glyphs in one line."""
+    if _HAS_EXPERT.search(text):
+        text = text.translate(_EXPERT)
     if any(ch in text for ch in _LIGATURES):
         text = "".join(_LIGATURES.get(ch, ch) for ch in text)
     text = _SPACES.sub(" ", text)
