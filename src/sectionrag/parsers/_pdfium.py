@@ -333,6 +333,38 @@ def _page_text(raw: Any, textpage: Any, count: int) -> str:
     return data.decode("utf-16-le", errors="replace")
 
 
+# letters of the scripts written right to left (Hebrew, Arabic, Syriac, Thaana, N'Ko, and the
+# presentation forms)
+_RTL_LETTER = "\u0590-\u08ff\ufb1d-\ufdff\ufe70-\ufefc"
+# a section number opening a right-to-left line, as read in the order its pieces were set
+_RTL_NUMBER = re.compile(rf"[\d.\-\u2212\u2013 ]*\d[\d.\-\u2212\u2013 ]*(?=[{_RTL_LETTER}])")
+_WELL_FORMED = re.compile(r"\d{1,3}(?:[.\-\u2212]\d{1,3})* $")
+_NUMBER_PIECE = re.compile(r"\d+|[.\-\u2212\u2013]")
+
+
+def _rtl_number_first(boxes: _CharBoxes, text: str, start: int) -> str:
+    """Put a right-to-left line's opening section number back together, read from right to left.
+
+    A Persian thesis's "2-3" (chapter 2, section 3, the chapter on the right)
+    may come out as "\u22122 3", its pieces in the order they were set; ordered by
+    where they stand, right to left, they read "2\u22123" again. ``text`` is the
+    stripped line, its first character at index ``start`` of the page's text.
+    """
+    found = _RTL_NUMBER.match(text)
+    if found is None or _WELL_FORMED.fullmatch(found.group()) or len(set(found.group().split())) == 1:
+        return text  # (a number drawn twice over itself, as a shadow or a bold, is the same both times)
+    pieces = []
+    for piece in _NUMBER_PIECE.finditer(found.group()):
+        box = boxes.box(start + piece.start())
+        if box is None:
+            return text
+        pieces.append((-box[0], piece.group()))
+    if sum(1 for _, p in pieces if p[0].isdigit()) < 2:
+        return text
+    number = "".join(p for _, p in sorted(pieces)).strip(".-\u2212\u2013")
+    return f"{number} {text[found.end() :]}"
+
+
 def _line_text(text: str, paired: bool) -> str:
     """Return a line's text as read: surrogate pairs joined (where the page has any), accents composed."""
     if paired:
@@ -768,6 +800,8 @@ def extract_page_lines(
                     box = [b for b in ends if b is not None] or [(0.0, 0.0, 0.0, 0.0)]
                 if _looks_letter_spaced(stripped):
                     stripped = _join_spaced_letters(boxes, piece, a) or stripped
+                elif stripped[:1].isdigit() or stripped[:1] in "-\u2212\u2013":
+                    stripped = _rtl_number_first(boxes, stripped, i0)
                 x0 = min(r[0] for r in box)
                 x1 = max(r[2] for r in box)
                 y0 = min(r[1] for r in box)

@@ -189,10 +189,37 @@ _CJK_NUMBER = (
 _CJK_CHAPTER = rf"\u7b2c\s*{_CJK_NUMBER}\s*\u7ae0"  # 第 … 章
 _CJK_PART = rf"\u7b2c\s*{_CJK_NUMBER}\s*[\u7bc7\u90e8]"  # 第 … 篇 / 部
 _CJK_APPENDIX = r"\u9644\s*\u5f55(?:\s*[A-Z0-9])?"  # 附录 A
+# Persian, Arabic and Hebrew chapter labels: "فصل اول", "فصل ۲", "الفصل الثاني", "פרק 3", "פרק ב"
+# (a Persian ordinal ends in "م": "دوم", "سوم", "چهارم")
+_RTL_DIGITS = "0-9\u0660-\u0669\u06f0-\u06f9"
+_ARABIC_ORDINALS = "|".join(
+    "\u0627\u0644" + word
+    for word in (
+        "\u0623\u0648\u0644",
+        "\u0627\u0648\u0644",
+        "\u062b\u0627\u0646\u064a",
+        "\u062b\u0627\u0644\u062b",
+        "\u0631\u0627\u0628\u0639",
+        "\u062e\u0627\u0645\u0633",
+        "\u0633\u0627\u062f\u0633",
+        "\u0633\u0627\u0628\u0639",
+        "\u062b\u0627\u0645\u0646",
+        "\u062a\u0627\u0633\u0639",
+        "\u0639\u0627\u0634\u0631",
+    )
+)
+# (فصل، الفصل، باب، الباب; then a number, "اول", "نخست", a Persian or an Arabic ordinal; or פרק)
+_RTL_CHAPTER = (
+    r"(?:(?:\u0627\u0644)?\u0641\u0635\u0644|(?:\u0627\u0644)?\u0628\u0627\u0628)\s+"
+    rf"(?:[{_RTL_DIGITS}]{{1,3}}|\u0627\u0648\u0644|\u0646\u062e\u0633\u062a|[\u0600-\u06ff]{{1,5}}\u0645"
+    rf"|{_ARABIC_ORDINALS})"
+    rf"|\u05e4\u05e8\u05e7\s+(?:[{_RTL_DIGITS}]{{1,3}}|[\u05d0-\u05ea]{{1,2}}['\u05f3\u05f4\"]?)"  # פרק
+)
 
 _PATTERNS: tuple[tuple[str, int | None, re.Pattern[str]], ...] = (
     ("part", 0, re.compile(rf"^(?P<label>{_CJK_PART})\s*(?P<rest>.*)$")),
     ("chapter", 1, re.compile(rf"^(?P<label>{_CJK_CHAPTER})\s*(?P<rest>.*)$")),
+    ("chapter", 1, re.compile(rf"^(?P<label>{_RTL_CHAPTER})(?:\s*[:.\-\u2013]\s*|\s+|$)(?P<rest>.*)$")),
     ("appendix", 1, re.compile(rf"^(?P<label>{_CJK_APPENDIX})(?:\s+|[:\uff1a]\s*|$)(?P<rest>.*)$")),
     (
         "part",
@@ -248,6 +275,15 @@ _PATTERNS: tuple[tuple[str, int | None, re.Pattern[str]], ...] = (
         None,
         re.compile(r"^(?P<label>\d{1,3}(?:\.\d{1,3}){0,5})(?:\.?\s+|(?=[\u3400-\u9fff]))(?P<rest>\S.*)$"),
     ),
+    # (Persian and Arabic theses join the numbers, in Arabic-Indic digits, with a dash: "\u06f2-\u06f3")
+    (
+        "num",
+        None,
+        re.compile(
+            r"^(?P<label>[\u0660-\u0669\u06f0-\u06f9]{1,3}(?:[.\-\u2212][\u0660-\u0669\u06f0-\u06f9]{1,3}){0,5})"
+            r"\.?\s+(?P<rest>\S.*)$"
+        ),
+    ),
     ("alnum", None, re.compile(r"^(?P<label>[A-Z](?:\.\d{1,3}){1,5})\.?\s+(?P<rest>\S.*)$")),
     ("roman", 10, re.compile(rf"^(?P<label>(?=[IVXLC])(?:{_ROMAN}))\.\s+(?P<rest>\S.*)$")),
     ("alpha", None, re.compile(r"^(?P<label>[A-Z])\.\s+(?P<rest>\S.*)$")),
@@ -291,6 +327,7 @@ def classify(line: str) -> HeadingStyle | None:
         if kind == "num" and _DATE_REST.match(rest):
             return None  # "2 July 2021 (release notes)" starts with a date, not a number
         if kind in ("num", "alnum"):
+            label = label.replace("-", ".").replace("\u2212", ".")  # (the label as "\u06f2.\u06f3")
             depth = label.count(".") + 1
             return HeadingStyle(kind, 10 + depth, depth, label, rest)
         if kind == "section":
@@ -436,10 +473,13 @@ def _without_accents(text: str) -> str:
 _CJK_NUMBERED = re.compile(r"^(\d{1,3}(?:\.\d{1,3})*)(?=[\u3400-\u9fff])")
 _CJK_SPACED = re.compile(r"(?<=[\u3400-\u9fff])\s+(?=[\u3400-\u9fff])")
 # (matched on the lowered title: "第 ii 部")
-_NORM_CJK_LABEL = re.compile(rf"^(?:{_CJK_CHAPTER}|{_CJK_PART}|{_CJK_APPENDIX})\s*", re.IGNORECASE)
+_NORM_CJK_LABEL = re.compile(
+    rf"^(?:{_CJK_CHAPTER}|{_CJK_PART}|{_CJK_APPENDIX}|(?:{_RTL_CHAPTER})(?:\s*[:.\-\u2013]?\s+|$))\s*",
+    re.IGNORECASE,
+)
 _NORM_NUMBER = re.compile(
     rf"^(?:(?:{'|'.join(map(_without_accents, _LABELS))}|article|item|note|section)\s+)?"
-    rf"(?:\d{{1,3}}(?:\.\d{{1,3}})*|[a-z](?:\.\d{{1,3}})*|{_ROMAN.lower()}(?:-[a-z])?)?[.:)]?\s+",
+    rf"(?:\d{{1,3}}(?:\.\d{{1,3}})*|[\u0660-\u0669\u06f0-\u06f9]{{1,3}}(?:[-\u2212][\u0660-\u0669\u06f0-\u06f9]{{1,3}})*|[a-z](?:\.\d{{1,3}})*|{_ROMAN.lower()}(?:-[a-z])?)?[.:)]?\s+",
 )
 
 

@@ -36,6 +36,7 @@ from sectionrag.parsers._pdf_layout import (
 )
 from sectionrag.parsers._pdf_levels import apply_contents, rank_headings, split_title
 from sectionrag.parsers._pdf_outline import outline_headings, read_outline
+from sectionrag.parsers._pdf_rtl import orient_rtl_numbers
 from sectionrag.parsers._pdf_rules import mark_ruled_cells
 from sectionrag.parsers._pdf_title import reads_as_title
 from sectionrag.parsers._pdf_toc import find_contents
@@ -195,6 +196,7 @@ class PdfParser:
         for lines in pages_lines:
             for line in lines:
                 line.text = clean_text(line.text)
+        orient_rtl_numbers(pages_lines)
         for index, lines in enumerate(pages_lines):
             assign_rows(lines)
             if self.remove_headers:
