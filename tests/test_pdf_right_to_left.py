@@ -73,6 +73,9 @@ def test_a_number_stored_in_the_order_it_was_set_reads_right_to_left():
     text = f"\u2212{_FA[2]} {_FA[3]} {_INTRODUCTION}"
     xs = [464.0, 475.0, 463.0, 456.0, 434.0] + [430.0 - 6 * k for k in range(len(_INTRODUCTION))]
     assert _rtl_number_first(_Boxes(xs), text, 0) == f"{_FA[2]}\u2212{_FA[3]} {_INTRODUCTION}"
+    # (or its stop first: ".١ ٢" for chapter 1, section 2)
+    dotted = f".{_AR[1]} {_AR[2]} {_INTRODUCTION}"
+    assert _rtl_number_first(_Boxes(xs), dotted, 0) == f"{_AR[1]}.{_AR[2]} {_INTRODUCTION}"
     # a number drawn twice over itself stays as it is; so does a well-formed one
     twice = f"2.1 2.1 {_INTRODUCTION}"
     assert _rtl_number_first(_Boxes([0.0] * len(twice)), twice, 0) == twice

@@ -800,7 +800,7 @@ def extract_page_lines(
                     box = [b for b in ends if b is not None] or [(0.0, 0.0, 0.0, 0.0)]
                 if _looks_letter_spaced(stripped):
                     stripped = _join_spaced_letters(boxes, piece, a) or stripped
-                elif stripped[:1].isdigit() or stripped[:1] in "-\u2212\u2013":
+                elif stripped[:1].isdigit() or stripped[:1] in ".-\u2212\u2013":
                     stripped = _rtl_number_first(boxes, stripped, i0)
                 x0 = min(r[0] for r in box)
                 x1 = max(r[2] for r in box)
