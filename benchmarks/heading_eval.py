@@ -43,6 +43,7 @@ from difflib import SequenceMatcher
 from importlib.metadata import PackageNotFoundError, version
 from pathlib import Path
 
+from sectionrag.parsers._pdf_outline import titles_match
 from sectionrag.parsers.headings import normalize_for_match
 from sectionrag.parsers.pdf import PdfParser
 from sectionrag.types import Document
@@ -406,16 +407,23 @@ def similar(a: str, b: str) -> bool:
 
 
 def match(truth: Truth, found: Truth) -> list[tuple[int, int]]:
-    """Pair truth entries with detected sections: similar title, page within one (nearest page first)."""
+    """Pair truth entries with detected sections: similar title, page within one (nearest page first).
+
+    A bookmark cut short with an ellipsis ("Theorem and ...") matches a title
+    that starts with its words.
+    """
     used: set[int] = set()
     pairs: list[tuple[int, int]] = []
     tnorm = [normalize_for_match(t[1]) for t in truth]
     fnorm = [normalize_for_match(f[1]) for f in found]
+    cut = [t[1].rstrip().endswith(("...", "\u2026")) for t in truth]
     for ti, (_, _, tpage) in enumerate(truth):
         options = [
             fi
             for fi, (_, _, fpage) in enumerate(found)
-            if fi not in used and abs(fpage - tpage) <= 1 and similar(tnorm[ti], fnorm[fi])
+            if fi not in used
+            and abs(fpage - tpage) <= 1
+            and (similar(tnorm[ti], fnorm[fi]) or (cut[ti] and titles_match(tnorm[ti], fnorm[fi], cut=True)))
         ]
         if options:
             fi = min(options, key=lambda k: abs(found[k][2] - tpage))

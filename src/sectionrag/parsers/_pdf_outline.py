@@ -13,7 +13,7 @@ from sectionrag.parsers._sections import Heading, normalize_title
 from sectionrag.parsers.headings import classify, normalize_for_match
 from sectionrag.types import PageSpan
 
-__all__ = ["outline_headings", "read_outline"]
+__all__ = ["outline_headings", "read_outline", "titles_match"]
 
 logger = logging.getLogger(__name__)
 
@@ -62,13 +62,15 @@ def outline_headings(
     used: set[int] = set()
     for depth, title, page_index, y in outline:
         target = normalize_for_match(title)
+        # (a bookmark shortened with an ellipsis, "Theorem and ...", names its heading's first words)
+        cut = title.rstrip().endswith(_ELLIPSES)
         offset: int | None = None
         exact = " ".join(title.casefold().split())
         matches = [
             c
             for c in by_page.get(page_index, [])
             if id(c) not in used
-            and _titles_match(target, normalize_for_match(c.title))
+            and titles_match(target, normalize_for_match(c.title), cut)
             and _same_numbering(title, c.title)
         ]
         if matches:
@@ -92,7 +94,7 @@ def outline_headings(
             found = [
                 ln
                 for ln, norm in page_lines[page_index]
-                if _titles_match(target, norm) and _same_numbering(title, ln.text)
+                if titles_match(target, norm, cut) and _same_numbering(title, ln.text)
             ]
             if found:
                 best_line = min(found, key=lambda ln: abs(ln.top - y) if y is not None else 0.0)
@@ -116,10 +118,19 @@ def _same_numbering(a: str, b: str) -> bool:
     return sa.label.rstrip(".").lower() == sb.label.rstrip(".").lower()
 
 
-def _titles_match(a: str, b: str) -> bool:
+_ELLIPSES = ("...", "\u2026")
+
+
+def titles_match(a: str, b: str, cut: bool = False) -> bool:
+    """Tell whether a normalised bookmark title ``a`` names the normalised heading ``b``.
+
+    The same words, or the one the start of the other and most of its length;
+    a bookmark ``cut`` short with an ellipsis only its first words (four
+    letters at least).
+    """
     if not a or not b:
         return False
-    if a == b:
+    if a == b or (cut and len(a) >= 4 and b.startswith(a + " ")):
         return True
     short, long_ = (a, b) if len(a) <= len(b) else (b, a)
     return len(short) >= 8 and long_.startswith(short) and len(short) >= 0.6 * len(long_)

@@ -1,10 +1,12 @@
-"""Bookmarks that lost their accents still find their headings.
+"""Bookmarks that lost their accents, or were cut short, still find their headings.
 
 A PDF's outline is often written in its one-byte text encoding, which has no
 Vietnamese ``ơ`` or ``ờ``: LaTeX's hyperref writes ``Lời mở đầu`` as ``Loi mo
 dau`` and ``Định dạng`` as ``Ðinh dang``. Titles are compared with their
 Latin, Greek and Cyrillic accents dropped, so such a bookmark is placed at its
-heading, and heading_eval scores a detected ``Lời mở đầu`` against it.
+heading, and heading_eval scores a detected ``Lời mở đầu`` against it. A
+bookmark shortened with an ellipsis (``Theorem and ...``) names its heading's
+first words.
 """
 
 from __future__ import annotations
@@ -17,6 +19,7 @@ from hypothesis import strategies as st
 
 from _pdfgen import Bookmark, Line, Page, body_lines, write_pdf
 from _section_checks import check_sections
+from sectionrag.parsers._pdf_outline import titles_match
 from sectionrag.parsers.headings import normalize_for_match
 from sectionrag.parsers.pdf import PdfParser
 
@@ -75,5 +78,29 @@ def test_bookmarks_without_accents_start_at_their_accented_headings(tmp_path: Pa
         "Donnees financieres",
         "Procedes et modeles",
     ]
+    for section, heading in zip(doc.sections, headings, strict=True):
+        assert doc.text[section.start :].startswith(heading + "\n")
+
+
+def test_a_bookmark_cut_short_names_its_headings_first_words():
+    assert titles_match("theorem and", "theorem and theorem like environments", cut=True)
+    assert not titles_match("theorem and", "theorem and theorem like environments")
+    assert not titles_match("theo", "theorems", cut=True)  # (whole words only)
+    assert not titles_match("the", "the end", cut=True)  # (four letters at least)
+
+
+def test_bookmarks_cut_short_start_at_their_headings(tmp_path: Path):
+    """Two headings on a page, bookmarks naming their first words and pointing at the page's top."""
+    headings = ["7. Theorem and theorem like environments", "8. Enumerated and itemized lists"]
+    lines = [Line(headings[0], y=700, size=14, bold=True)]
+    lines += body_lines(20, 1, 680)[0]
+    lines.append(Line(headings[1], y=420, size=14, bold=True))
+    lines += body_lines(20, 2, 400)[0]
+    pdf = tmp_path / "guide.pdf"
+    write_pdf(
+        pdf, [Page(lines)], outline=[Bookmark("Theorem and ...", 0, 792), Bookmark("Enumerated ...", 0, 792)]
+    )
+    doc = PdfParser().parse(pdf)
+    check_sections(doc)
     for section, heading in zip(doc.sections, headings, strict=True):
         assert doc.text[section.start :].startswith(heading + "\n")
