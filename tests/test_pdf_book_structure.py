@@ -135,6 +135,23 @@ def test_title_breaking_before_an_acronym_is_one_title(tmp_path: Path):
     assert doc.metadata["title"] == "The widget bundle: Classes for submissions to IJDC and IDCC"
 
 
+def test_chapter_titles_breaking_after_a_french_or_german_connector_are_one_title(tmp_path: Path):
+    # ("Introduction à l'utilisation de" over "LATEX": the case changes, but no title ends on "de")
+    f = Flow()
+    for number, (first, second) in enumerate(
+        (("Introduction \u00e0 l'utilisation de", "LATEX"), ("Die Grundlagen f\u00fcr", "TEX UND PDF")), 1
+    ):
+        f.heading(f"Chapitre {number}", 18, before=0).heading(first, 24, before=12)
+        f.heading(second, 24, before=-6).para(6).heading(f"{number}.1 Premiers pas", 13).para(6).new_page()
+    doc = parse(f.write(tmp_path / "connector.pdf"))
+    assert tree(doc) == [
+        (1, "Chapitre 1 Introduction \u00e0 l'utilisation de LATEX"),
+        (2, "1.1 Premiers pas"),
+        (1, "Chapitre 2 Die Grundlagen f\u00fcr TEX UND PDF"),
+        (2, "2.1 Premiers pas"),
+    ]
+
+
 def test_big_number_above_a_capitals_title_is_one_section(tmp_path: Path):
     f = Flow()
     for number, title in ((1, "INTRODUCTION"), (2, "EXAMPLES")):

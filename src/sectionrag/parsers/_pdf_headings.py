@@ -130,9 +130,26 @@ def _is_label_only(text: str) -> bool:
     )
 
 
+# (and those of the languages babel sets most: a French, German, Spanish, Portuguese, Italian,
+# Vietnamese or Russian title breaking after "de", "für", "del", "về", "для"; not the one-letter
+# "e" and "y", which end "Appendix E" as often)
 _CONNECTORS = frozenset(
     {"a", "an", "and", "as", "at", "by", "for", "from", "in", "into", "of", "on", "or", "the", "to"}
     | {"via", "with", "&", "\u2013", "\u2014", "-"}
+    | {"de", "des", "du", "et", "la", "le", "les", "pour", "sur", "avec", "dans", "par", "aux"}
+    | {"der", "die", "das", "den", "dem", "des", "und", "f\u00fcr", "mit", "von", "zu", "zum", "zur", "im"}
+    | {"del", "el", "para", "con", "por", "los", "las", "da", "do", "dos", "das", "di", "della"}
+    | {"per", "il", "v\u1ec1", "c\u1ee7a", "v\u00e0", "cho", "v\u1edbi", "trong"}
+    | {
+        "\u0438",
+        "\u0432",
+        "\u043d\u0430",
+        "\u0434\u043b\u044f",
+        "\u0441",
+        "\u043f\u043e",
+        "\u0438\u0437",
+        "\u043e",
+    }
 )
 
 
