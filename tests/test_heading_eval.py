@@ -150,9 +150,10 @@ def test_outside_check_lists_both_draws_split_alternately_and_apart():
     outside = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(outside)
     first, second = outside.listed(outside.LIST), outside.listed(outside.SECOND)
-    scripts = outside.listed(outside.SCRIPTS)
-    assert (len(first), len(second), len(scripts)) == (120, 353, 47)
-    for rows in (first, second, scripts):
+    scripts, producers = outside.listed(outside.SCRIPTS), outside.listed(outside.PRODUCERS)
+    assert (len(first), len(second), len(scripts), len(producers)) == (120, 353, 47, 15)
+    assert {package for package, *_ in producers} == {"pypi:pymupdf", "pypi:ocrmypdf"}
+    for rows in (first, second, scripts, producers):
         assert [which for *_, which in rows] == ["development", "held-out"] * (len(rows) // 2) + (
             ["development"] if len(rows) % 2 else []
         )
@@ -165,3 +166,62 @@ def test_outside_check_lists_both_draws_split_alternately_and_apart():
     earlier = {path for _, _, path, _ in first} | {path for _, _, path, _ in second}
     assert not {path for _, _, path, _ in cjk} & earlier
     assert not {path for _, _, path, _ in scripts} & (earlier | {path for _, _, path, _ in cjk})
+
+
+def _outside_module():
+    spec = importlib.util.spec_from_file_location("outside_eval", SCRIPT.with_name("outside_eval.py"))
+    assert spec is not None and spec.loader is not None
+    outside = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(outside)
+    return outside
+
+
+def _sdist():
+    """A source distribution holding a PDF, a licence and a module, and PyPI's simple index for it."""
+    import hashlib
+    import io
+    import json
+    import tarfile
+
+    buffer = io.BytesIO()
+    with tarfile.open(fileobj=buffer, mode="w:gz") as archive:
+        for name, data in (
+            ("demo-1.0/tests/resources/a.pdf", b"%PDF-1.4 demo"),
+            ("demo-1.0/COPYING", b"licence text"),
+            ("demo-1.0/demo/__init__.py", b"print('no')"),
+        ):
+            info = tarfile.TarInfo(name)
+            info.size = len(data)
+            archive.addfile(info, io.BytesIO(data))
+    data = buffer.getvalue()
+    index = {"files": [{"filename": "demo-1.0.tar.gz", "url": "../../files/demo-1.0.tar.gz",
+                        "hashes": {"sha256": hashlib.sha256(data).hexdigest()}}]}  # fmt: skip
+    return data, json.dumps(index).encode()
+
+
+def test_outside_check_fetches_a_source_distribution_checks_it_and_keeps_its_pdfs(tmp_path, monkeypatch):
+    import io
+
+    import pytest
+
+    outside = _outside_module()
+    data, index = _sdist()
+    asked: list[str] = []
+
+    def urlopen(request, timeout=0):
+        url = request if isinstance(request, str) else request.full_url
+        asked.append(url)
+        return io.BytesIO(index if url.endswith("/simple/demo/") else data)
+
+    monkeypatch.setattr(outside.urllib.request, "urlopen", urlopen)
+    monkeypatch.setattr(outside, "CACHE_ROOT", tmp_path / "cache")
+    root = outside.sdist_unpacked("demo", "1.0")
+    assert (root / "demo-1.0/tests/resources/a.pdf").read_bytes() == b"%PDF-1.4 demo"
+    assert (root / "demo-1.0/COPYING").is_file() and not (root / "demo-1.0/demo").exists()
+    assert asked == ["https://pypi.org/simple/demo/", "https://pypi.org/files/demo-1.0.tar.gz"]
+    assert outside.sdist_unpacked("demo", "1.0") == root and len(asked) == 2  # (cached)
+    # a distribution that is not the one PyPI lists is refused
+    monkeypatch.setattr(outside, "CACHE_ROOT", tmp_path / "other")
+    data = data[:-1] + bytes([data[-1] ^ 1])
+    with pytest.raises(SystemExit, match="does not match"):
+        outside.sdist_unpacked("demo", "1.0")
