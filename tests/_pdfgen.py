@@ -35,6 +35,9 @@ class Page:
     image: bool = False  # a gray image filling the page (a "scan")
     raw: bytes = b""  # extra content stream bytes
     raw_first: bool = False  # write ``raw`` before the lines (it comes first in reading order)
+    # shown turned a quarter clockwise (``/Rotate 90``): a landscape page, 792 wide and 612 high as
+    # shown, whose lines' x and y are given as shown and drawn upwards in the portrait user space
+    landscape: bool = False
 
 
 @dataclass
@@ -139,16 +142,21 @@ def write_pdf(
             f = names[ln.base_font]
             hexed = b"<%s>" % ln.text.encode("utf-16-be").hex().encode()
             shown = hexed if ln.cjk else b"(%s)" % _esc(ln.text)
-            ops.append(b"BT %s %.2f Tf %.2f %.2f Td %s Tj ET" % (f, ln.size, ln.x, ln.y, shown))
+            if page.landscape:  # (shown at (x, y) once turned: drawn at (612 - y, x), upwards)
+                ops.append(
+                    b"BT %s %.2f Tf 0 1 -1 0 %.2f %.2f Tm %s Tj ET" % (f, ln.size, 612 - ln.y, ln.x, shown)
+                )
+            else:
+                ops.append(b"BT %s %.2f Tf %.2f %.2f Td %s Tj ET" % (f, ln.size, ln.x, ln.y, shown))
         if page.raw and not page.raw_first:
             ops.append(page.raw)
         stream = b"\n".join(ops)
         content = add(b"<< /Length %d >>\nstream\n%s\nendstream" % (len(stream), stream))
         page_ids.append(
             add(
-                b"<< /Type /Page /Parent %d 0 R /MediaBox [0 0 612 792] /Contents %d 0 R "
+                b"<< /Type /Page /Parent %d 0 R /MediaBox [0 0 612 792]%s /Contents %d 0 R "
                 b"/Resources << /Font << /F1 %d 0 R /F2 %d 0 R%s >> /XObject << /Im1 %d 0 R >> >> >>"
-                % (pages_id, content, font, font_b, extra, image)
+                % (pages_id, b" /Rotate 90" if page.landscape else b"", content, font, font_b, extra, image)
             )
         )
     kids = b" ".join(b"%d 0 R" % p for p in page_ids)

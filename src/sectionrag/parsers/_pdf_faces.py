@@ -254,10 +254,20 @@ _LAST_NUMBER = re.compile(r"(\d{1,5})\s*$")
 
 
 def rising(lines: list[PdfLine]) -> bool:
-    """Tell whether the page numbers ending these lines mostly rise, as a contents' do (an index's do not)."""
-    numbers = [int(m.group(1)) for ln in lines if (m := _LAST_NUMBER.search(ln.text))]
-    if len(numbers) < 5:
+    """Tell whether the page numbers ending these lines mostly rise, as a contents' do (an index's do not).
+
+    Read in the lines' order, or column by column (entries whose numbers end
+    flush at one right edge, top to bottom): a contents set in three columns
+    may come in row by row.
+    """
+    numbered = [(ln, int(m.group(1))) for ln in lines if (m := _LAST_NUMBER.search(ln.text))]
+    if len(numbered) < 5:
         return True
+    by_column = sorted(numbered, key=lambda pair: (round(pair[0].x1 / 24), pair[0].top))
+    return any(_mostly_rise([n for _, n in order]) for order in (numbered, by_column))
+
+
+def _mostly_rise(numbers: list[int]) -> bool:
     rises = sum(1 for a, b in itertools.pairwise(numbers) if b >= a)
     return rises >= 0.7 * (len(numbers) - 1)
 

@@ -8,7 +8,7 @@ from typing import Any
 
 from sectionrag.parsers._pdf_headings import Candidate
 from sectionrag.parsers._pdf_layout import clean_text
-from sectionrag.parsers._pdfium import PdfLine
+from sectionrag.parsers._pdfium import PageFrame, PdfLine
 from sectionrag.parsers._sections import Heading, normalize_title
 from sectionrag.parsers.headings import classify, normalize_for_match
 from sectionrag.types import PageSpan
@@ -21,7 +21,7 @@ logger = logging.getLogger(__name__)
 def read_outline(pdf: Any) -> list[tuple[int, str, int, float | None]]:
     """Return ``(depth, title, page_index, y_from_top)`` for each bookmark of a pypdfium2 document."""
     out: list[tuple[int, str, int, float | None]] = []
-    heights: dict[int, float] = {}
+    frames: dict[int, PageFrame] = {}
     try:
         for bookmark in pdf.get_toc(max_depth=12):
             title = normalize_title(clean_text(bookmark.get_title() or ""))
@@ -35,9 +35,13 @@ def read_outline(pdf: Any) -> list[tuple[int, str, int, float | None]]:
             try:
                 _, view = dest.get_view()
                 if len(view) >= 2 and view[1]:
-                    if index not in heights:
-                        heights[index] = float(pdf.get_page_size(index)[1])
-                    y = heights[index] - float(view[1])
+                    if index not in frames:
+                        frames[index] = PageFrame.of(pdf[index])
+                    frame = frames[index]
+                    # (on a page turned a quarter, the height shown is the user space's x)
+                    if frame.rotation in (0, 180) or view[0]:
+                        x = float(view[0] or 0.0)
+                        y = frame.box(x, float(view[1]), x, float(view[1]))[1]
             except Exception:  # pragma: no cover - a view is optional
                 y = None
             out.append((bookmark.level + 1, title, index, y))

@@ -20,7 +20,7 @@ import itertools
 from collections import Counter
 from typing import Any
 
-from sectionrag.parsers._pdfium import CODE_FONT, PdfLine
+from sectionrag.parsers._pdfium import CODE_FONT, PageFrame, PdfLine
 from sectionrag.parsers.headings import is_all_caps
 
 __all__ = ["mark_ruled_cells"]
@@ -70,7 +70,7 @@ def _page_rules(page: Any) -> _Rules:
     count = raw.FPDFPage_CountObjects(page.raw)
     if count > _MOST_OBJECTS:
         return rules  # a drawing: listing its objects would cost more than reading its text
-    height = float(page.get_height())
+    frame = PageFrame.of(page)
     left, bottom, right, top = (ctypes.c_float() for _ in range(4))
     point_x, point_y = ctypes.c_float(), ctypes.c_float()
     fill, stroke = ctypes.c_int(), ctypes.c_int()
@@ -85,7 +85,7 @@ def _page_rules(page: Any) -> _Rules:
                 continue
             if kind != raw.FPDF_PAGEOBJ_PATH or not raw.FPDFPageObj_GetBounds(obj, left, bottom, right, top):
                 continue
-            x0, x1, y0, y1 = left.value, right.value, height - top.value, height - bottom.value
+            x0, y0, x1, y1 = frame.box(left.value, bottom.value, right.value, top.value)
             if y1 - y0 <= _THIN and x1 - x0 >= _SHORTEST:
                 rules.across.append((x0, x1, (y0 + y1) / 2))
             elif x1 - x0 <= _THIN and y1 - y0 >= _SHORTEST:

@@ -19,7 +19,7 @@ from typing import Any
 
 from sectionrag.parsers.headings import is_all_caps
 
-__all__ = ["PdfLine", "extract_page_lines"]
+__all__ = ["PageFrame", "PdfLine", "extract_page_lines"]
 
 # pdfium marks a hyphen at the end of a line with U+FFFE and may run the next text object
 # (a page number, the next line) on without a break: end the line after the marker
@@ -112,6 +112,48 @@ class _FontCache:
 
 Box = tuple[float, float, float, float]  # left, top, right, bottom, top-down
 
+
+@dataclass(frozen=True)
+class PageFrame:
+    """How a page's user space shows: its rotation (``/Rotate``) and its size before rotation.
+
+    pdfium measures characters in user space; a page rotated a quarter turn
+    (a landscape page stored as a portrait one, its text drawn upwards) shows
+    that space turned, and its lines run across the page only once turned too.
+    """
+
+    rotation: int  # 0, 90, 180 or 270, clockwise
+    width: float  # of the unrotated page
+    height: float
+
+    @classmethod
+    def of(cls, page: Any) -> PageFrame:
+        """Return a pypdfium2 page's frame (its size as pdfium reports it is the rotated one)."""
+        rotation = int(page.get_rotation()) % 360
+        width, height = float(page.get_width()), float(page.get_height())
+        return cls(rotation, height, width) if rotation in (90, 270) else cls(rotation, width, height)
+
+    def box(self, left: float, bottom: float, right: float, top: float) -> Box:
+        """Return a user-space box (y up) as it shows on the page: left, top, right, bottom, top-down."""
+        if self.rotation == 90:
+            return (bottom, left, top, right)
+        if self.rotation == 180:
+            return (self.width - right, bottom, self.width - left, top)
+        if self.rotation == 270:
+            return (self.height - top, self.width - right, self.height - bottom, self.width - left)
+        return (left, self.height - top, right, self.height - bottom)
+
+    def user_point(self, x: float, y: float) -> tuple[float, float]:
+        """Return the user-space point (y up) that shows at ``(x, y)`` (top-down)."""
+        if self.rotation == 90:
+            return (y, x)
+        if self.rotation == 180:
+            return (self.width - x, y)
+        if self.rotation == 270:
+            return (self.width - y, self.height - x)
+        return (x, self.height - y)
+
+
 # CJK ideographs, kana, hangul, their punctuation and full-width forms
 _CJK = re.compile(r"[\u2e80-\u9fff\uac00-\ud7af\uf900-\ufaff\uff00-\uffef]")
 # kana, ideographs and hangul: letters no Latin font has glyphs for (punctuation and full-width forms aside)
@@ -149,11 +191,12 @@ class _CharBoxes:
     same on every machine; every other page keeps pdfium's glyph boxes.
     """
 
-    def __init__(self, raw: Any, tp: Any, page_height: float, text: str, fonts: _FontCache) -> None:
+    def __init__(self, raw: Any, tp: Any, frame: PageFrame, text: str, fonts: _FontCache) -> None:
         self._raw = raw
         self._fonts = fonts
         self._tp = tp
-        self._height = page_height
+        self._frame = frame
+        self._height = frame.height
         self._doubles = tuple(ctypes.c_double() for _ in range(4))
         self._matrix = raw.FS_MATRIX()
         self._float = ctypes.c_float()
@@ -161,7 +204,8 @@ class _CharBoxes:
         self._advances: dict[tuple[int | None, int], float] = {}  # a character's advance per em
         self.metric: dict[int, Box] | None = None  # the current line's boxes, where it is measured so
         self.undrawn: set[str] = set()  # fonts whose CJK text the machine has no glyphs for
-        self.measured = self._draws_borrowed_cjk(text)
+        # (measured upright only: a turned page keeps pdfium's boxes)
+        self.measured = self._draws_borrowed_cjk(text) and frame.rotation == 0
 
     def _font(self, obj: Any) -> tuple[Any, int | None]:
         """Return a text object's font handle and a key for it."""
@@ -297,7 +341,7 @@ class _CharBoxes:
         left, right, bottom, top = self._doubles
         if not self._raw.FPDFText_GetCharBox(self._tp, index, left, right, bottom, top):
             return None
-        return (left.value, self._height - top.value, right.value, self._height - bottom.value)
+        return self._frame.box(left.value, bottom.value, right.value, top.value)
 
     def index_at(self, x: float, y: float) -> int:
         """Return the index of the character at ``(x, y)`` (top-down), or a negative number."""
@@ -305,7 +349,8 @@ class _CharBoxes:
             for i, (left, top, right, bottom) in self.metric.items():
                 if left <= x <= right and top <= y <= bottom:
                     return i
-        return int(self._raw.FPDFText_GetCharIndexAtPos(self._tp, x, self._height - y, 1.0, 1.0))
+        user_x, user_y = self._frame.user_point(x, y)
+        return int(self._raw.FPDFText_GetCharIndexAtPos(self._tp, user_x, user_y, 1.0, 1.0))
 
 
 def _char_size(raw: Any, textpage: Any, index: int, matrix: Any) -> float:
@@ -710,7 +755,7 @@ def extract_page_lines(
         count = raw.FPDFText_CountChars(tp)
         if count <= 0:
             return []
-        height = float(page.get_height())
+        frame = PageFrame.of(page)
         text = _page_text(raw, tp, count)
         paired = len(text) != count
         if paired:
@@ -718,7 +763,7 @@ def extract_page_lines(
             # one by one so that the text's indices stay pdfium's, and join them in each line's text
             text = "".join(chr(raw.FPDFText_GetUnicode(tp, i) or 0xFFFD) for i in range(count))
         fonts = _FontCache(raw)
-        boxes = _CharBoxes(raw, tp, height, text, fonts)
+        boxes = _CharBoxes(raw, tp, frame, text, fonts)
         if undrawn is not None:
             undrawn |= boxes.undrawn
         left, top, right, bottom = (ctypes.c_double() for _ in range(4))
@@ -739,7 +784,7 @@ def extract_page_lines(
                 rects = []
                 for k in range(raw.FPDFText_CountRects(tp, start, end - start)):
                     if raw.FPDFText_GetRect(tp, k, left, top, right, bottom):
-                        rects.append((left.value, height - top.value, right.value, height - bottom.value))
+                        rects.append(frame.box(left.value, bottom.value, right.value, top.value))
             if not rects:
                 continue
             first = start + (len(segment) - len(segment.lstrip()))
