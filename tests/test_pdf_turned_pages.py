@@ -89,3 +89,31 @@ def test_a_contents_in_columns_read_row_by_row_still_rises():
     pages = [41, 7, 90, 12, 3, 66, 25, 8, 71, 30, 2, 55, 19, 80, 4, 37, 60, 11]
     index = [_entry(f"Term {'.' * 12} {page}", k % 2, k // 2) for k, page in enumerate(pages)]
     assert not rising(index)
+
+
+def test_a_ruled_table_on_a_turned_page_is_read_cell_by_cell(tmp_path: Path):
+    """pdfplumber finds the grid as the page shows; each cell's text is read where it stands."""
+    import pytest
+
+    pytest.importorskip("pdfplumber")
+    from sectionrag.parsers._plumber_tables import ruled_tables
+
+    rows = [["Region", "Revenue", "Margin"], ["North", "1,204", "12.5%"], ["South", "988", "9.1%"]]
+    left, top, width, height = 100.0, 500.0, 150.0, 24.0  # (as shown: x right, y up, 792 by 612)
+    lines = [Line("Quarterly results by region", x=100, y=540, size=14, bold=True)]
+    rules = []
+    for r, row in enumerate(rows):
+        for c, cell in enumerate(row):
+            x, y = left + c * width, top - r * height
+            lines.append(Line(cell, x=x + 6, y=y - 16, size=10))
+            # (the cell's rectangle in the portrait user space: shown (x, y) is drawn at (612 - y, x))
+            rules.append(b"%.2f %.2f %.2f %.2f re S" % (612 - y, x, height, width))
+    lines.append(
+        Line("The table above lists the quarter's revenue and margin by region for review.", x=100, y=400)
+    )
+    pdf = write_pdf(tmp_path / "turned-table.pdf", [Page(lines, landscape=True, raw=b"\n".join(rules))])
+    (table,) = ruled_tables(pdf)[0]  # (before, its cells were read where the page does not show them)
+    assert [list(cells) for _, _, cells in table.rows] == rows
+    doc = PdfParser(tables=True).parse(pdf)
+    for row in rows:
+        assert " | ".join(row) in doc.text

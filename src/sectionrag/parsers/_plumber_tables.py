@@ -28,7 +28,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from sectionrag.errors import MissingDependencyError
-from sectionrag.parsers._pdfium import PdfLine
+from sectionrag.parsers._pdfium import PageFrame, PdfLine
 
 __all__ = ["MIN_FILLED", "MIN_PATHS", "RuledTable", "add_ruled_tables", "place_tables", "ruled_tables"]
 
@@ -100,8 +100,12 @@ def _grids(source: str | bytes, pages: list[int], password: str | None) -> dict[
     return found
 
 
-def _read(textpage: Any, height: float, grid: Any) -> RuledTable | None:
-    """Read every cell of a pdfplumber table with pdfium; ``None`` if it is no real table."""
+def _read(textpage: Any, frame: PageFrame, grid: Any) -> RuledTable | None:
+    """Read every cell of a pdfplumber table with pdfium; ``None`` if it is no real table.
+
+    pdfplumber gives the cells as the page shows (turned by its ``/Rotate``);
+    pdfium reads text in user space.
+    """
     rows = []
     filled = total = 0
     for row in grid.rows:
@@ -110,7 +114,9 @@ def _read(textpage: Any, height: float, grid: Any) -> RuledTable | None:
             if box is None:  # the continuation of a merged cell
                 continue
             x0, top, x1, bottom = box
-            raw = textpage.get_text_bounded(left=x0, bottom=height - bottom, right=x1, top=height - top)
+            corners = (frame.user_point(x0, top), frame.user_point(x1, bottom))
+            (left, right), (low, high) = (sorted(axis) for axis in zip(*corners, strict=True))
+            raw = textpage.get_text_bounded(left=left, bottom=low, right=right, top=high)
             cells.append(_cell_text(raw))
             filled += bool(cells[-1])
             total += 1
@@ -140,8 +146,8 @@ def ruled_tables(
             page = pdf[index]
             textpage = page.get_textpage()
             try:
-                height = page.get_height()
-                tables = [t for t in (_read(textpage, height, g) for g in grids) if t is not None]
+                frame = PageFrame.of(page)
+                tables = [t for t in (_read(textpage, frame, g) for g in grids) if t is not None]
             finally:
                 textpage.close()
                 page.close()
