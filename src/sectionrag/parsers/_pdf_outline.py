@@ -18,10 +18,17 @@ __all__ = ["outline_headings", "read_outline", "titles_match"]
 logger = logging.getLogger(__name__)
 
 
-def read_outline(pdf: Any) -> list[tuple[int, str, int, float | None]]:
-    """Return ``(depth, title, page_index, y_from_top)`` for each bookmark of a pypdfium2 document."""
+def read_outline(
+    pdf: Any, frames: Sequence[PageFrame | None] | None = None
+) -> list[tuple[int, str, int, float | None]]:
+    """Return ``(depth, title, page_index, y_from_top)`` for each bookmark of a pypdfium2 document.
+
+    ``frames`` are the pages' rotations and sizes where the caller has read
+    them (a page is loaded for its frame otherwise); ``None`` for a page that
+    could not be read.
+    """
     out: list[tuple[int, str, int, float | None]] = []
-    frames: dict[int, PageFrame] = {}
+    known: dict[int, PageFrame | None] = dict(enumerate(frames)) if frames is not None else {}
     try:
         for bookmark in pdf.get_toc(max_depth=12):
             title = normalize_title(clean_text(bookmark.get_title() or ""))
@@ -35,11 +42,11 @@ def read_outline(pdf: Any) -> list[tuple[int, str, int, float | None]]:
             try:
                 _, view = dest.get_view()
                 if len(view) >= 2 and view[1]:
-                    if index not in frames:
-                        frames[index] = PageFrame.of(pdf[index])
-                    frame = frames[index]
+                    if index not in known:
+                        known[index] = PageFrame.of(pdf[index])
+                    frame = known[index]
                     # (on a page turned a quarter, the height shown is the user space's x)
-                    if frame.rotation in (0, 180) or view[0]:
+                    if frame is not None and (frame.rotation in (0, 180) or view[0]):
                         x = float(view[0] or 0.0)
                         y = frame.box(x, float(view[1]), x, float(view[1]))[1]
             except Exception:  # pragma: no cover - a view is optional

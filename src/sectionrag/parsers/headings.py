@@ -449,6 +449,7 @@ def reads_as_labelled_title(style: HeadingStyle, *, max_words: int = 25) -> bool
     return not long_words or 2 * sum(w[0].isupper() for w in long_words) >= len(long_words)
 
 
+_ASCII_PUNCTUATION = re.compile(r"[!-/:-@\[-^`{-~]")  # (not "_", a word character)
 _NOT_WORD = re.compile(r"[^\w\s]")
 
 
@@ -462,9 +463,13 @@ def _mark_or_space(match: re.Match[str]) -> str:
 _STROKED = str.maketrans({"\u0111": "d", "\u00f0": "d", "\u00f8": "o", "\u0142": "l", "\u0127": "h"})
 
 
+# letters that may carry an accent or have a stroke: Latin, Greek and Cyrillic, and the accents
+_ACCENTABLE = re.compile("[\u00c0-\u024f\u0300-\u036f\u0370-\u04ff\u1e00-\u1fff]")
+
+
 def _without_accents(text: str) -> str:
     """Drop the combining accents (U+0300-U+036F) of a lower-cased text; other scripts' marks stay."""
-    if text.isascii():
+    if text.isascii() or _ACCENTABLE.search(text) is None:
         return text
     decomposed = unicodedata.normalize("NFD", text.translate(_STROKED))
     return unicodedata.normalize("NFC", "".join(c for c in decomposed if not 0x300 <= ord(c) <= 0x36F))
@@ -518,6 +523,8 @@ def normalize_for_match(title: str) -> str:
     elif _NORM_NUMBER.match(text + " "):
         stripped = _NORM_NUMBER.sub("", text + " ", count=1).strip()
         text = stripped or text  # "PART II" alone keeps its label
-    text = _NOT_WORD.sub(_mark_or_space, text)
+    text = _ASCII_PUNCTUATION.sub(" ", text)
+    if not text.isascii():
+        text = _NOT_WORD.sub(_mark_or_space, text)
     text = _CJK_SPACED.sub("", text)  # "致 谢" spaced out as a short heading is "致谢"
     return " ".join(text.split())
