@@ -156,3 +156,14 @@ def test_a_persian_thesis_nests_its_sections_under_its_chapters():
         (2, f"{_AR[2]}.{_AR[1]} {_INTRODUCTION}"),
         (2, f"{_AR[2]}.{_AR[2]} {_INTRODUCTION}"),
     ]
+
+
+def test_a_persian_zero_width_non_joiner_parts_a_word_as_the_page_shows_it():
+    from sectionrag.parsers._pdf_layout import clean_text
+
+    # "حروف‌چینی" (typesetting): its two pieces shown apart, read with a space, as the page's text has it
+    assert clean_text("\u062d\u0631\u0648\u0641\u200c\u0686\u06cc\u0646\u06cc") == (
+        "\u062d\u0631\u0648\u0641 \u0686\u06cc\u0646\u06cc"
+    )
+    # (in Devanagari it only shapes a conjunct: it goes, and the word stays whole)
+    assert clean_text("\u0915\u094d\u200c\u0937") == "\u0915\u094d\u0937"

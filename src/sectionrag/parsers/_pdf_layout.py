@@ -61,6 +61,10 @@ _HAS_EXPERT = re.compile("[\uf6dc-\uf7ff]")
 _SPACES = re.compile(r"[\u00a0\u1680\u2000-\u200a\u202f\u205f\u3000\t\f\v]")
 _DROP = re.compile(r"[\u0000-\u0008\u000b\u000e-\u001f\u00ad\u200b-\u200d\u2060\ufeff\ufffe\uffff]")
 _MULTISPACE = re.compile(r" {2,}")
+# a zero-width non-joiner between Arabic-script letters parts two pieces of a Persian word ("حروف‌چینی"),
+# which the page shows apart and a reader of its text finds with a space; elsewhere (Indic
+# scripts) it only shapes a letter and goes
+_PERSIAN_JOIN_BREAK = re.compile("(?<=[\u0600-\u06ff])\u200c(?=[\u0600-\u06ff])")
 _HYPHEN_END = re.compile(r"[A-Za-z\u00c0-\u024f][-\u2010\u00ad\x02]$")
 
 
@@ -71,6 +75,8 @@ def clean_text(text: str) -> str:
     if any(ch in text for ch in _LIGATURES):
         text = "".join(_LIGATURES.get(ch, ch) for ch in text)
     text = _SPACES.sub(" ", text)
+    if "\u200c" in text:
+        text = _PERSIAN_JOIN_BREAK.sub(" ", text)
     text = _DROP.sub("", text.replace("\x02", "-").replace("\ufffe", "-"))
     return _MULTISPACE.sub(" ", text).strip()
 
