@@ -43,7 +43,7 @@ from difflib import SequenceMatcher
 from importlib.metadata import PackageNotFoundError, version
 from pathlib import Path
 
-from sectionrag.parsers._pdf_outline import titles_match
+from sectionrag.parsers._pdf_outline import cut_short, titles_match
 from sectionrag.parsers.headings import normalize_for_match
 from sectionrag.parsers.pdf import PdfParser
 from sectionrag.types import Document
@@ -416,7 +416,7 @@ def match(truth: Truth, found: Truth) -> list[tuple[int, int]]:
     pairs: list[tuple[int, int]] = []
     tnorm = [normalize_for_match(t[1]) for t in truth]
     fnorm = [normalize_for_match(f[1]) for f in found]
-    cut = [t[1].rstrip().endswith(("...", "\u2026")) for t in truth]
+    cut = [cut_short(t[1]) for t in truth]
     for ti, (_, _, tpage) in enumerate(truth):
         options = [
             fi

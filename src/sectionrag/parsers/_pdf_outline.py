@@ -13,7 +13,7 @@ from sectionrag.parsers._sections import Heading, normalize_title
 from sectionrag.parsers.headings import classify, normalize_for_match
 from sectionrag.types import PageSpan
 
-__all__ = ["outline_headings", "read_outline", "titles_match"]
+__all__ = ["cut_short", "outline_headings", "read_outline", "titles_match"]
 
 logger = logging.getLogger(__name__)
 
@@ -74,7 +74,7 @@ def outline_headings(
     for depth, title, page_index, y in outline:
         target = normalize_for_match(title)
         # (a bookmark shortened with an ellipsis, "Theorem and ...", names its heading's first words)
-        cut = title.rstrip().endswith(_ELLIPSES)
+        cut = cut_short(title)
         offset: int | None = None
         exact = " ".join(title.casefold().split())
         matches = [
@@ -129,7 +129,9 @@ def _same_numbering(a: str, b: str) -> bool:
     return sa.label.rstrip(".").lower() == sb.label.rstrip(".").lower()
 
 
-_ELLIPSES = ("...", "\u2026")
+def cut_short(title: str) -> bool:
+    """Tell a bookmark shortened with an ellipsis (``Theorem and ...``)."""
+    return title.rstrip().endswith(("...", "\u2026"))
 
 
 def titles_match(a: str, b: str, cut: bool = False) -> bool:

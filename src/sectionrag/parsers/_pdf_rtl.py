@@ -13,19 +13,19 @@ from __future__ import annotations
 import itertools
 import re
 
-from sectionrag.parsers._pdfium import PdfLine
+from sectionrag.parsers._pdfium import RTL_LETTERS, PdfLine
 
 __all__ = ["orient_rtl_numbers"]
 
-_RTL = re.compile("[\u0590-\u08ff\ufb1d-\ufdff\ufe70-\ufefc]")
+_RTL = re.compile(f"[{RTL_LETTERS}]")
 _LATIN = re.compile("[A-Za-z]")
 # a number of two parts or more opening the line, in any digits, its parts joined by a stop or a dash
 _NUMBER = re.compile(r"(\d{1,3}(?:[.\-\u2212]\d{1,3})+)(?=\s)")
 _SEPARATOR = re.compile(r"[.\-\u2212]")
 
 
-def _rtl_number(line: PdfLine) -> list[str] | None:
-    """Return the parts of the number opening a right-to-left line, else ``None``."""
+def _rtl_number(line: PdfLine) -> re.Match[str] | None:
+    """Return the number opening a right-to-left line (its parts ``_SEPARATOR`` apart), else ``None``."""
     found = _NUMBER.match(line.text)
     if found is None:
         return None
@@ -33,7 +33,7 @@ def _rtl_number(line: PdfLine) -> list[str] | None:
     rtl = len(_RTL.findall(rest))
     if rtl < 2 or rtl <= len(_LATIN.findall(rest)):
         return None
-    return _SEPARATOR.split(found.group(1))
+    return found
 
 
 def orient_rtl_numbers(pages: list[list[PdfLine]]) -> None:
@@ -44,18 +44,17 @@ def orient_rtl_numbers(pages: list[list[PdfLine]]) -> None:
     the document's pairs vote, and a reversed majority turns every such
     number, in place, into the same characters in the other order.
     """
-    numbered = [(ln, parts) for lines in pages for ln in lines if (parts := _rtl_number(ln)) is not None]
+    numbered = [(ln, found) for lines in pages for ln in lines if (found := _rtl_number(ln)) is not None]
     first_kept = last_kept = 0
-    for (_, a), (_, b) in itertools.pairwise(numbered):
+    for (_, x), (_, y) in itertools.pairwise(numbered):
+        a, b = _SEPARATOR.split(x.group(1)), _SEPARATOR.split(y.group(1))
         if len(a) != len(b) or a == b:
             continue
         first_kept += a[0] == b[0] and a[-1] != b[-1]
         last_kept += a[-1] == b[-1] and a[0] != b[0]
     if last_kept <= max(first_kept, 1):
         return
-    for ln, _ in numbered:
-        found = _NUMBER.match(ln.text)
-        assert found is not None
+    for ln, found in numbered:
         label = found.group(1)
         separators = _SEPARATOR.findall(label)
         parts = _SEPARATOR.split(label)[::-1]

@@ -196,7 +196,6 @@ class _CharBoxes:
         self._fonts = fonts
         self._tp = tp
         self._frame = frame
-        self._height = frame.height
         self._doubles = tuple(ctypes.c_double() for _ in range(4))
         self._matrix = raw.FS_MATRIX()
         self._float = ctypes.c_float()
@@ -293,7 +292,7 @@ class _CharBoxes:
         self.metric = None
         if not self.measured:
             return None
-        raw, tp, height = self._raw, self._tp, self._height
+        raw, tp, height = self._raw, self._tp, self._frame.height
         object_at = _object_address(raw)
         x, y = self._doubles[:2]
         loose = raw.FS_RECTF()
@@ -380,9 +379,9 @@ def _page_text(raw: Any, textpage: Any, count: int) -> str:
 
 # letters of the scripts written right to left (Hebrew, Arabic, Syriac, Thaana, N'Ko, and the
 # presentation forms)
-_RTL_LETTER = "\u0590-\u08ff\ufb1d-\ufdff\ufe70-\ufefc"
+RTL_LETTERS = "\u0590-\u08ff\ufb1d-\ufdff\ufe70-\ufefc"
 # a section number opening a right-to-left line, as read in the order its pieces were set
-_RTL_NUMBER = re.compile(rf"[\d.\-\u2212\u2013 ]*\d[\d.\-\u2212\u2013 ]*(?=[{_RTL_LETTER}])")
+_RTL_NUMBER = re.compile(rf"[\d.\-\u2212\u2013 ]*\d[\d.\-\u2212\u2013 ]*(?=[{RTL_LETTERS}])")
 _WELL_FORMED = re.compile(r"\d{1,3}(?:[.\-\u2212]\d{1,3})* $")
 _NUMBER_PIECE = re.compile(r"\d+|[.\-\u2212\u2013]")
 

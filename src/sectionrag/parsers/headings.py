@@ -191,7 +191,8 @@ _CJK_PART = rf"\u7b2c\s*{_CJK_NUMBER}\s*[\u7bc7\u90e8]"  # 第 … 篇 / 部
 _CJK_APPENDIX = r"\u9644\s*\u5f55(?:\s*[A-Z0-9])?"  # 附录 A
 # Persian, Arabic and Hebrew chapter labels: "فصل اول", "فصل ۲", "الفصل الثاني", "פרק 3", "פרק ב"
 # (a Persian ordinal ends in "م": "دوم", "سوم", "چهارم")
-_RTL_DIGITS = "0-9\u0660-\u0669\u06f0-\u06f9"
+_ARABIC_DIGITS = "\u0660-\u0669\u06f0-\u06f9"  # Arabic-Indic and Persian (extended) digits
+_RTL_DIGITS = f"0-9{_ARABIC_DIGITS}"
 _ARABIC_ORDINALS = "|".join(
     "\u0627\u0644" + word
     for word in (
@@ -280,7 +281,7 @@ _PATTERNS: tuple[tuple[str, int | None, re.Pattern[str]], ...] = (
         "num",
         None,
         re.compile(
-            r"^(?P<label>[\u0660-\u0669\u06f0-\u06f9]{1,3}(?:[.\-\u2212][\u0660-\u0669\u06f0-\u06f9]{1,3}){0,5})"
+            rf"^(?P<label>[{_ARABIC_DIGITS}]{{1,3}}(?:[.\-\u2212][{_ARABIC_DIGITS}]{{1,3}}){{0,5}})"
             r"\.?\s+(?P<rest>\S.*)$"
         ),
     ),
@@ -484,7 +485,7 @@ _NORM_CJK_LABEL = re.compile(
 )
 _NORM_NUMBER = re.compile(
     rf"^(?:(?:{'|'.join(map(_without_accents, _LABELS))}|article|item|note|section)\s+)?"
-    rf"(?:\d{{1,3}}(?:\.\d{{1,3}})*|[\u0660-\u0669\u06f0-\u06f9]{{1,3}}(?:[-\u2212][\u0660-\u0669\u06f0-\u06f9]{{1,3}})*|[a-z](?:\.\d{{1,3}})*|{_ROMAN.lower()}(?:-[a-z])?)?[.:)]?\s+",
+    rf"(?:\d{{1,3}}(?:\.\d{{1,3}})*|[{_ARABIC_DIGITS}]{{1,3}}(?:[-\u2212][{_ARABIC_DIGITS}]{{1,3}})*|[a-z](?:\.\d{{1,3}})*|{_ROMAN.lower()}(?:-[a-z])?)?[.:)]?\s+",
 )
 
 
