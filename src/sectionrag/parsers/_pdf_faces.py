@@ -179,7 +179,7 @@ def caseless_heading_styles(pages: list[list[PdfLine]], body: float) -> set[Styl
                 continue
             if _LAST_NUMBER.search(ln.text) and len(ln.text.split()) > 1:
                 continue  # an entry of a contents ("usage 5"), read there
-            if not caseless_line(ln) or style_of(ln) == text_face:
+            if style_of(ln) == text_face or not caseless_line(ln):
                 continue
             if ln.size < 1.12 * body and not SMALL_CAPS_FONT.search(ln.font):
                 continue  # at the text's size, lower case is code or a term; small capitals are a design
@@ -210,8 +210,8 @@ def caseless_line(ln: PdfLine) -> bool:
         return False  # an option ("--force") or a symbol
     if SMALL_CAPS_FONT.search(ln.font):
         return True
-    letters = [c for c in ln.text if c.isalpha()]
-    return bool(letters) and not any(c.isupper() for c in letters)
+    text = ln.text
+    return not any(c.isupper() and c.isalpha() for c in text) and any(c.isalpha() for c in text)
 
 
 def code_heading_styles(pages: list[list[PdfLine]], body: float) -> set[Style]:

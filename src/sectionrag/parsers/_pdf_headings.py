@@ -935,13 +935,10 @@ def _is_prose(ln: PdfLine) -> bool:
     Words are counted as :func:`word_count` counts them (a line of Chinese is
     a few spaced tokens), of those with a letter.
     """
-    words = ln.text.split()
-    return (
-        ln.role == "body"
-        and word_count(" ".join(w for w in words if any(ch.isalpha() for ch in w))) >= 8
-        and not CODE_FONT.search(ln.font)
-        and not is_toc_line(ln.text)
-    )
+    if ln.role != "body" or word_count(ln.text) < 8:
+        return False  # (fewer words with their symbols than it needs without them)
+    words = [w for w in ln.text.split() if w[0].isalpha() or any(ch.isalpha() for ch in w)]
+    return word_count(" ".join(words)) >= 8 and not CODE_FONT.search(ln.font) and not is_toc_line(ln.text)
 
 
 def _is_margin_heading(ln: PdfLine) -> bool:
@@ -1099,8 +1096,11 @@ def _has_page_piece(ln: PdfLine, lines: list[PdfLine], numbered_rows: set[int]) 
     return any(o.row == ln.row and o.x0 > ln.x1 and _BARE_PAGE.match(o.text) for o in lines)
 
 
+_ENDS_WITH_NUMBER = re.compile(r"\S\s+\d{1,4}$")
+
+
 def _ends_with_page_ref(text: str) -> bool:
-    return bool(re.search(r"\S\s+\d{1,4}$", text)) and classify(text) is not None
+    return _ENDS_WITH_NUMBER.search(text) is not None and classify(text) is not None
 
 
 _SECTION_NUMBER = re.compile(r"^(?:\d+|[A-Za-z])(?:\.\d+)+\.?\s+\S|^\d+\.?\s+\S")
@@ -1120,6 +1120,29 @@ _LABEL_KINDS = ("part", "item", "note", "chapter", "appendix", "article")
 _SECTION_LABEL = re.compile(r"\d{1,3}(?:\.\d{1,3})*\.?")
 
 
+def _plain_text(
+    ln: PdfLine, body: float, light: set[tuple[float, str]] | None, caseless: set[Style] | None
+) -> bool:
+    """Tell a line that :func:`_is_heading_line` turns down as plain body text whatever its neighbours.
+
+    Upright, regular, at the text's size, with a lower-case letter, no
+    sub-section number, in a face that is neither light-heading, caseless
+    heading nor small capitals, and without a strong opening word.
+    """
+    text = ln.text
+    return (
+        not ln.bold
+        and not ln.italic
+        and 0.92 * body <= ln.size < 1.12 * body
+        and not (caseless and style_of(ln) in caseless)
+        and not (light and (round(ln.size * 2) / 2, ln.font) in light)
+        and SMALL_CAPS_FONT.search(ln.font) is None
+        and _SUBSECTION_NUMBER.match(text) is None
+        and not text.startswith(_STRONG_PREFIXES)
+        and any(c.islower() for c in text)
+    )
+
+
 def _is_heading_line(
     ln: PdfLine,
     prev: PdfLine | None,
@@ -1134,6 +1157,8 @@ def _is_heading_line(
     wraps: bool = False,
     set_off: bool = False,
 ) -> bool:
+    if _plain_text(ln, body, light, caseless):
+        return False  # (the test below for plain body text, made first on what most lines are)
     # a small-capitals face ("TeXPalladioL-SC", "cmcsc10") shows its lower-case letters as capitals;
     # read so only behind a section number ("2.1 a new section"): an unnumbered line in small
     # capitals is as often a name (a speaker in a play, an author) as a heading

@@ -149,11 +149,25 @@ def _columns_of_text(lines: list[PdfLine], gutters: list[float], inside: list[in
 
 def _column_of(x0: float, x1: float, gutters: list[float]) -> int | None:
     """Return the column a piece from ``x0`` to ``x1`` lies in, or ``None`` when it crosses a gutter."""
-    edges = [float("-inf"), *gutters, float("inf")]
-    for k in range(len(edges) - 1):
-        if x0 >= edges[k] and x1 <= edges[k + 1]:
+    lower = float("-inf")
+    for k, upper in enumerate(gutters):
+        if x0 >= lower and x1 <= upper:
             return k
-    return None
+        lower = upper
+    return len(gutters) if x0 >= lower else None
+
+
+def _column_counts(lines: list[PdfLine], gutters: list[float]) -> list[int]:
+    """Count the lines that lie in each column (as :func:`_column_of` places them; those across none)."""
+    counts = [0] * (len(gutters) + 1)
+    edges = list(itertools.pairwise([float("-inf"), *gutters, float("inf")]))
+    for ln in lines:
+        x0, x1 = ln.x0, ln.x1
+        for k, (lower, upper) in enumerate(edges):
+            if x0 >= lower and x1 <= upper:
+                counts[k] += 1
+                break
+    return counts
 
 
 def _gutters(lines: list[PdfLine]) -> list[float]:
@@ -176,8 +190,7 @@ def _gutters(lines: list[PdfLine]) -> list[float]:
         text_lines = [ln for ln in lines if ln.role != "table" or ln.x1 - ln.x0 >= wide]
         for fracs in layouts:
             gutters = [x_min + f * width for f in fracs]
-            counts = Counter(_column_of(ln.x0, ln.x1, gutters) for ln in text_lines)
-            inside = [counts[k] for k in range(len(gutters) + 1)]
+            inside = _column_counts(text_lines, gutters)
             if min(inside) < 4 or sum(inside) < 0.6 * len(text_lines) or min(inside) <= best_score:
                 continue
             if len(gutters) == 2 and not _columns_of_text(text_lines, gutters, inside):

@@ -447,22 +447,24 @@ class _Target:
 
 
 def _find_on_page(
-    entry: TocEntry, lines: list[PdfLine], norms: list[str], start: int = 0, key: _Target | None = None
+    entry: TocEntry, lines: list[PdfLine], norms: dict[int, str], start: int = 0, key: _Target | None = None
 ) -> tuple[int, int] | None:
     """Return ``(index, count)`` of the lines on a page that print the entry's title.
 
-    ``norms`` holds each line's normalised text, or ``""`` for a line that
-    cannot be a heading (a table cell, a piece of a row with others); ``key``
-    is the entry's :class:`_Target` when the caller has it.
+    ``norms`` maps the index of each line that can be a heading to its
+    normalised text, in the page's order (a table cell, a piece of a row with
+    others are not there); ``key`` is the entry's :class:`_Target` when the
+    caller has it.
     """
     if key is None:
         key = _Target.of(entry.title)
     target, label, label_only, word = key.norm, key.label, key.label_only, key.word
     head = target[:6]
-    for i in range(start, len(lines)):
+    for i, first_norm in norms.items():
+        if i < start:
+            continue
         first = lines[i]
-        first_norm = norms[i]
-        if not first_norm or first.role in ("furniture", "toc") or first.text[:1] in _BULLETS:
+        if first.role in ("furniture", "toc") or first.text[:1] in _BULLETS:
             continue  # not a heading: a table cell, a list item (a contents list set as bullets)
         if label_only:  # "Part I" in the contents: the heading is "PART I — FINANCIAL INFORMATION"
             if first.text[: len(word)].lower() == word:
@@ -504,9 +506,9 @@ def _locate(entries: list[TocEntry], pages: list[list[PdfLine]], body: float) ->
     preferred: the same words in a list or a sentence come second.
     """
     n = len(pages)
-    cache: dict[tuple[int, bool], list[str]] = {}
+    cache: dict[tuple[int, bool], dict[int, str]] = {}
 
-    def norms(p: int, strict: bool) -> list[str]:
+    def norms(p: int, strict: bool) -> dict[int, str]:
         if (p, strict) not in cache:
             lines = pages[p]
             by_row = lines_by_row(lines)
@@ -517,14 +519,14 @@ def _locate(entries: list[TocEntry], pages: list[list[PdfLine]], body: float) ->
                 for ln in lines
                 if all(o is ln or in_other_column(ln, o, columns) for o in by_row[ln.row])
             }
-            cache[p, strict] = [
-                normalize_for_match(ln.text)
+            found = {
+                i: normalize_for_match(ln.text)
+                for i, ln in enumerate(lines)
                 if id(ln) in alone
                 and ln.role != "table"
                 and (not strict or ln.bold or ln.size >= 1.08 * body or _capitals(ln.text))
-                else ""
-                for ln in lines
-            ]
+            }
+            cache[p, strict] = {i: norm for i, norm in found.items() if norm}
         return cache[p, strict]
 
     keys = {id(e): _Target.of(e.title) for e in entries}

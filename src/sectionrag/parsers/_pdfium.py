@@ -96,7 +96,8 @@ class _FontCache:
 
     def info(self, textpage: Any, index: int) -> tuple[str, bool, bool]:
         raw = self._raw
-        n = raw.FPDFText_GetFontInfo(textpage, index, self._buf, 256, ctypes.byref(self._flags))
+        # (ctypes passes the int by reference itself, faster than through a byref object)
+        n = raw.FPDFText_GetFontInfo(textpage, index, self._buf, 256, self._flags)
         key = self._buf.raw[: max(n - 1, 0)] if n > 0 else b""
         flags = self._flags.value
         known = self.names.get(key)

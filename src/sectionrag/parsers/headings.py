@@ -297,17 +297,7 @@ _DATE_REST = re.compile(
 _TOC_LEADER = re.compile(
     r"(?:\.\s?){4,}|(?:_\s?){4,}|(?:[\u2026\u22ef]\s?){2,}|(?:[\u00b7\ua78f\u30fb\u2219]\s?){4,}"
 )
-_LEADER_MARKS = (
-    "..",
-    ". .",
-    "_",
-    "\u2026",
-    "\u22ef",
-    "\u00b7",
-    "\ua78f",
-    "\u30fb",
-    "\u2219",
-)  # one is in every leader
+_LEADER_MARK = re.compile(r"\.\.|\. \.|[_\u2026\u22ef\u00b7\ua78f\u30fb\u2219]")  # one is in every leader
 _TRAILING_PAGE = re.compile(r"\S\s+(?:\d{1,4}|(?=[ivxlc])(?:x{0,3})(?:ix|iv|v?i{0,3}))$")
 
 
@@ -355,7 +345,7 @@ def is_all_caps(line: str) -> bool:
 
 def is_toc_line(line: str) -> bool:
     """Tell whether a line is a table-of-contents entry (dotted leaders)."""
-    if not any(mark in line for mark in _LEADER_MARKS):
+    if _LEADER_MARK.search(line) is None:
         return False  # no leader can be there (most lines)
     stripped = line.strip()
     return bool(_TOC_LEADER.search(stripped))
