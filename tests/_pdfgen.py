@@ -22,6 +22,7 @@ class Line:
     face: str = ""  # another font name (not embedded: the viewer substitutes), e.g. "Palatino-SC"
     cjk: bool = False  # ``face`` is a Japanese CID font (Adobe-Japan1, not embedded) and the text Unicode
     expert: bool = False  # ``face`` names digits and letters as an expert font ("oneoldstyle", "Asmall")
+    stem: int = 0  # ``face``'s descriptor gives this stem width (/StemV): pdfium estimates its weight from it
 
     @property
     def base_font(self) -> str:
@@ -65,6 +66,17 @@ _FACES = {
 
 def _font_object(name: str) -> bytes:
     return b"<< /Type /Font /Subtype /Type1 /BaseFont /%s /Encoding /WinAnsiEncoding >>" % name.encode()
+
+
+def _stemmed_font_object(name: str, stem: int) -> bytes:
+    """A font whose descriptor's stem width is ``stem`` (pdfium reads a weight of 4 x stem + 140 or so)."""
+    return (
+        b"<< /Type /Font /Subtype /Type1 /BaseFont /%s /Encoding /WinAnsiEncoding "
+        b"/FirstChar 32 /LastChar 126 /Widths [%s] "
+        b"/FontDescriptor << /Type /FontDescriptor /FontName /%s /Flags 34 /FontBBox [-170 -250 1000 900] "
+        b"/ItalicAngle 0 /Ascent 750 /Descent -250 /CapHeight 700 /StemV %d >> >>"
+        % (name.encode(), b" ".join([b"500"] * 95), name.encode(), stem)
+    )
 
 
 _DIGIT_NAMES = ("zero", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine")
@@ -128,8 +140,11 @@ def write_pdf(
         for ln in page.lines:
             if ln.base_font not in names:
                 names[ln.base_font] = b"/F%d" % (len(names) + 1)
-                maker = _cjk_font_object if ln.cjk else _expert_font_object if ln.expert else _font_object
-                obj = maker(ln.base_font)
+                if ln.stem:
+                    obj = _stemmed_font_object(ln.base_font, ln.stem)
+                else:
+                    maker = _cjk_font_object if ln.cjk else _expert_font_object if ln.expert else _font_object
+                    obj = maker(ln.base_font)
                 extra += b" %s %d 0 R" % (names[ln.base_font], add(obj))
     page_ids: list[int] = []
     for page in pages:

@@ -27,6 +27,9 @@ _LINE_BREAK = re.compile(r"\r\n|\r|\n|(?<=\ufffe)(?=.)")
 # a typewriter (code) face: listings and inline code, set apart from the text's own faces
 CODE_FONT = re.compile(r"courier|mono|consol|typewriter|code|cmtt|lmtt|menlo|inconsolata", re.I)
 _BOLD_NAME = re.compile(r"bold|black|heavy|semibold|demi|bx\d|bx$|cmbx|cmb\d|-b\b|,b\b|medi", re.IGNORECASE)
+# a face its name calls regular ("LMRoman10-Regular", "TimesNewRomanPSMT", "CMR10", "Utopia-Book"):
+# pdfium's weight, estimated from the font's stem width, may still read 700 or more for it
+_REGULAR_NAME = re.compile(r"regular|regu\b|roman|book|normal|light|thin|cmr\d|cmtt\d", re.IGNORECASE)
 _ITALIC_NAME = re.compile(r"italic|oblique|\bti\b|cmti|cmsl|-i\b|,i\b|slant", re.IGNORECASE)
 
 
@@ -92,7 +95,7 @@ class _FontCache:
         self._raw = raw
         self._buf = ctypes.create_string_buffer(256)
         self._flags = ctypes.c_int(0)
-        self.names: dict[bytes, tuple[str, bool, bool]] = {}
+        self.names: dict[bytes, tuple[str, bool | None, bool]] = {}
 
     def info(self, textpage: Any, index: int) -> tuple[str, bool, bool]:
         raw = self._raw
@@ -103,10 +106,16 @@ class _FontCache:
         known = self.names.get(key)
         if known is None:
             base = key.decode("latin-1", "replace").split("+", 1)[-1]
-            known = self.names[key] = (base, bool(_BOLD_NAME.search(base)), bool(_ITALIC_NAME.search(base)))
+            # (the name says bold: True; it says regular: None; it says neither: False)
+            bold_name = True if _BOLD_NAME.search(base) else None if _REGULAR_NAME.search(base) else False
+            known = self.names[key] = (base, bold_name, bool(_ITALIC_NAME.search(base)))
         base, bold_name, italic_name = known
         # the weight is asked only when the name and flags leave it open
-        bold = bold_name or bool(flags & (1 << 18)) or raw.FPDFText_GetFontWeight(textpage, index) >= 600
+        bold = (
+            bold_name is True
+            or bool(flags & (1 << 18))
+            or (bold_name is False and raw.FPDFText_GetFontWeight(textpage, index) >= 600)
+        )
         italic = bool(flags & (1 << 6)) or italic_name
         return base, bold, italic
 
