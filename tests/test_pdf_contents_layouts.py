@@ -89,6 +89,42 @@ def test_contents_in_two_columns_whose_rows_do_not_line_up_gives_the_levels(tmp_
         assert all(levels[topic] == levels[chapter] + 1 for topic in topics)
 
 
+def test_two_column_contents_entry_with_its_number_run_into_its_title_is_an_entry(tmp_path: Path):
+    # chapters and topics share one face on the pages: only the contents tells their levels; a long
+    # chapter title ends close enough to its page number to make one piece with it ("... others 4"),
+    # its end aligned with the other page numbers of its column, not with those of the other column
+    long_title = "Chapter three, with a title longer than others"
+    chapters = _chapters()
+    chapters[2] = (long_title, chapters[2][1])
+    f = Flow()
+    f.heading("Handbook", 24, before=0).para(3)
+    contents = f.pages[-1]
+    f.new_page()
+    rows: list[tuple[str, int, bool]] = []
+    for chapter, topics in chapters:
+        rows.append((chapter, len(f.pages), True))
+        f.heading(chapter, 12, before=0).para(8)
+        for topic in topics:
+            rows.append((topic, len(f.pages), False))
+            f.heading(topic, 12).para(8)
+        f.new_page()
+    f.pages.pop()
+    contents.lines.append(Line("Contents", y=600, size=16, bold=True))
+    half = len(rows) // 2
+    for k, (title, page, chapter) in enumerate(rows):
+        left = k < half
+        y = 570 - 15 * (k if left else k - half)
+        x = (72.0 if chapter else 86.0) + (0 if left else 250.0)
+        shown = title if chapter else title + " . . . . ."
+        contents.lines.append(Line(shown, x=x, y=y, size=10, bold=chapter))
+        contents.lines.append(Line(str(page), x=290.0 if left else 540.0, y=y, size=10, bold=chapter))
+    doc = parse(f.write(tmp_path / "two-column-contents-run-in-number.pdf"))
+    levels = {title: level for level, title in tree(doc)}
+    for chapter, topics in chapters:
+        assert levels[chapter] == levels["Chapter one"]
+        assert all(levels[topic] == levels[chapter] + 1 for topic in topics)
+
+
 def test_text_under_a_contents_on_its_page_is_the_first_chapter(tmp_path: Path):
     # the contents ends half-way down page 1 and chapter one starts under it
     f = Flow()

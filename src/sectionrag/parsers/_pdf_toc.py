@@ -286,19 +286,24 @@ def _read_rows(lines: list[PdfLine], split: float | None) -> tuple[Parsed, dict[
         return None
     right = max(ln.x1 for ln in lines)
     found = [_entry_of_row(pieces, right) for pieces in rows]
-    ends = [pieces[-1].x1 for pieces, f in zip(rows, found, strict=True) if f is not None]
-    column = sorted(ends)[len(ends) // 2] if ends else None
+    # where each column's page numbers end (a contents in two columns has two such edges)
+    ends: dict[float, list[float]] = {}
+    for pieces, f in zip(rows, found, strict=True):
+        if f is not None:
+            ends.setdefault(lefts[id(pieces[0])], []).append(pieces[-1].x1)
+    columns = {offset: sorted(e)[len(e) // 2] for offset, e in ends.items()}
     parsed: list[tuple[list[PdfLine], str, str | None]] = []
     entries = 0
     numbers: list[int] = []
     for pieces, entry in zip(rows, found, strict=True):
         text = normalize_title(" ".join(p.text for p in pieces))
+        column = columns.get(lefts[id(pieces[0])])
         if entry is None and column is not None and abs(pieces[-1].x1 - column) < 4:
-            # "1 Introduction 1": the page number right-aligned with the others, no leaders
+            # "1 Introduction 1": the page number right-aligned with the others in its column, no leaders
             m = _TRAILING_PAGE.match(text)
             if m:
                 entry = (m.group("title"), m.group("page"))
-        elif entry is None and column is None:
+        elif entry is None and not columns:
             # no leaders and no aligned numbers anywhere: "introduction 4", the number after the title
             m = _TRAILING_PAGE.match(text)
             if m and len(m["title"].split()) <= 8 and m["title"][-1] not in ".,;:" and len(m["page"]) < 4:
@@ -311,7 +316,7 @@ def _read_rows(lines: list[PdfLine], split: float | None) -> tuple[Parsed, dict[
             parsed.append((pieces, entry[0], entry[1]))
         else:
             parsed.append((pieces, text, None))
-    if entries < 4 or entries < (0.3 if column is not None else 0.5) * len(rows):
+    if entries < 4 or entries < (0.3 if columns else 0.5) * len(rows):
         return None
     if len(numbers) >= 3:
         rising = sum(1 for a, b in itertools.pairwise(numbers) if b >= a)
