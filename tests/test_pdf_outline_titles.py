@@ -6,7 +6,8 @@ dau`` and ``Định dạng`` as ``Ðinh dang``. Titles are compared with their
 Latin, Greek and Cyrillic accents dropped, so such a bookmark is placed at its
 heading, and heading_eval scores a detected ``Lời mở đầu`` against it. A
 bookmark shortened with an ellipsis (``Theorem and ...``) names its heading's
-first words.
+first words; one without an exercise's label (``Titelei`` for ``Aufgabe 5.1:
+Titelei``) names the rest of it.
 """
 
 from __future__ import annotations
@@ -102,5 +103,31 @@ def test_bookmarks_cut_short_start_at_their_headings(tmp_path: Path):
     )
     doc = PdfParser().parse(pdf)
     check_sections(doc)
+    for section, heading in zip(doc.sections, headings, strict=True):
+        assert doc.text[section.start :].startswith(heading + "\n")
+
+
+def test_exercise_labels_compare_with_their_titles():
+    assert normalize_for_match("Aufgabe 5.1: Titelei") == normalize_for_match("Titelei") == "titelei"
+    assert normalize_for_match("2.2 Problem 0: Einstein's Problem") == normalize_for_match(
+        "Problem 0: Einstein's Problem"
+    )
+    assert normalize_for_match("Übung 3 Schleifen") == "schleifen"
+    assert normalize_for_match("Exercise 1") == "exercise 1"  # (a label alone keeps it)
+    assert normalize_for_match("Tasks and problems") == "tasks and problems"
+
+
+def test_bookmarks_without_the_exercise_label_start_at_their_headings(tmp_path: Path):
+    """A sheet prints "Aufgabe 5.1: Titelei"; its bookmark says "Titelei" and points at the page's top."""
+    headings = ["Aufgabe 5.1: Titelei", "Aufgabe 5.2: Farbgebung"]
+    lines = [Line(headings[0], y=700, size=14, bold=True)]
+    lines += body_lines(20, 1, 680)[0]
+    lines.append(Line(headings[1], y=420, size=14, bold=True))
+    lines += body_lines(20, 2, 400)[0]
+    pdf = tmp_path / "blatt.pdf"
+    write_pdf(pdf, [Page(lines)], outline=[Bookmark("Titelei", 0, 792), Bookmark("Farbgebung", 0, 792)])
+    doc = PdfParser().parse(pdf)
+    check_sections(doc)
+    assert [s.title for s in doc.sections] == ["Titelei", "Farbgebung"]
     for section, heading in zip(doc.sections, headings, strict=True):
         assert doc.text[section.start :].startswith(heading + "\n")

@@ -479,6 +479,14 @@ _NORM_NUMBER = re.compile(
 )
 
 
+# an exercise's or a problem's label and number, the section number before it gone ("2.2 Problem 0:
+# Einstein's Problem", "Aufgabe 5.1: Titelei"): bookmarks give the title with or without them
+_NORM_EXERCISE = re.compile(
+    r"^(?:exercises?|exercices?|ejercicio|esercizio|exercicio|aufgabe|ubung|problem|task)\s+"
+    r"\d{1,3}(?:\.\d{1,3})*[.:)]?\s+"
+)
+
+
 #: numbers written as words, in order from zero (``Chapter One``, ``PART TWO``)
 NUMBER_WORDS = (
     "zero", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten",
@@ -514,6 +522,9 @@ def normalize_for_match(title: str) -> str:
     elif _NORM_NUMBER.match(text + " "):
         stripped = _NORM_NUMBER.sub("", text + " ", count=1).strip()
         text = stripped or text  # "PART II" alone keeps its label
+    exercise = _NORM_EXERCISE.match(text + " ")
+    if exercise and text[exercise.end() - 1 :].strip():
+        text = text[exercise.end() :].strip()  # ("Exercise 1" alone keeps its label)
     text = _ASCII_PUNCTUATION.sub(" ", text)
     if not text.isascii():
         text = _NOT_WORD.sub(_mark_or_space, text)
