@@ -188,6 +188,13 @@ def _gutters(lines: list[PdfLine]) -> list[float]:
         # lines (an index's entries), a narrow cell is a table's
         wide = 0.2 * width if len(layouts[0]) == 2 else float("inf")
         text_lines = [ln for ln in lines if ln.role != "table" or ln.x1 - ln.x0 >= wide]
+        # a line across every trial's first gutter is in no column of any: where over two in five
+        # lines are, no trial can hold the three in five it needs (a page of one column, mostly)
+        low = x_min + min(fracs[0] for fracs in layouts) * width
+        high = x_min + max(fracs[0] for fracs in layouts) * width
+        across = sum(1 for ln in text_lines if ln.x0 < low and ln.x1 > high)
+        if len(text_lines) - across < 0.6 * len(text_lines):
+            continue
         for fracs in layouts:
             gutters = [x_min + f * width for f in fracs]
             inside = _column_counts(text_lines, gutters)
