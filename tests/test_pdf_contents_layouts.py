@@ -15,6 +15,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from _pdfgen import Line, Page, body_lines, write_pdf
+from sectionrag.types import Document
 from test_pdf_book_structure import tree
 from test_pdf_headings import Flow, parse
 
@@ -57,13 +58,14 @@ def _chapters() -> list[tuple[str, list[str]]]:
     return [(f"Chapter {w}", [f"Topic {w} {k}" for k in (1, 2)]) for w in words]
 
 
-def test_contents_in_two_columns_whose_rows_do_not_line_up_gives_the_levels(tmp_path: Path):
-    # chapters and topics share one face on the pages: only the contents' indents tell their levels;
-    # the right column's rows sit half a row lower than the left one's
+def _handbook(chapters: list[tuple[str, list[str]]]) -> tuple[Flow, Page, list[tuple[str, int, bool]]]:
+    """A title page, to hold the contents, then each chapter and its topics, all headed in one face.
+
+    Returns the flow, the title page and the contents' rows (title, page number, whether a chapter).
+    """
     f = Flow()
     f.heading("Handbook", 24, before=0).para(3)
     contents = f.pages[-1]
-    chapters = _chapters()
     f.new_page()
     rows: list[tuple[str, int, bool]] = []
     for chapter, topics in chapters:
@@ -75,6 +77,21 @@ def test_contents_in_two_columns_whose_rows_do_not_line_up_gives_the_levels(tmp_
         f.new_page()
     f.pages.pop()
     contents.lines.append(Line("Contents", y=600, size=16, bold=True))
+    return f, contents, rows
+
+
+def _assert_levels_by_contents(doc: Document, chapters: list[tuple[str, list[str]]]) -> None:
+    levels = {title: level for level, title in tree(doc)}
+    for chapter, topics in chapters:
+        assert levels[chapter] == levels["Chapter one"]
+        assert all(levels[topic] == levels[chapter] + 1 for topic in topics)
+
+
+def test_contents_in_two_columns_whose_rows_do_not_line_up_gives_the_levels(tmp_path: Path):
+    # chapters and topics share one face on the pages: only the contents' indents tell their levels;
+    # the right column's rows sit half a row lower than the left one's
+    chapters = _chapters()
+    f, contents, rows = _handbook(chapters)
     half = (len(rows) + 1) // 2
     for k, (title, page, chapter) in enumerate(rows):
         left = k < half
@@ -83,10 +100,7 @@ def test_contents_in_two_columns_whose_rows_do_not_line_up_gives_the_levels(tmp_
         contents.lines.append(Line(title + " . . . . .", x=x, y=y, size=10, bold=chapter))
         contents.lines.append(Line(str(page), x=290.0 if left else 540.0, y=y, size=10, bold=chapter))
     doc = parse(f.write(tmp_path / "two-column-contents.pdf"))
-    levels = {title: level for level, title in tree(doc)}
-    for chapter, topics in chapters:
-        assert levels[chapter] == levels["Chapter one"]
-        assert all(levels[topic] == levels[chapter] + 1 for topic in topics)
+    _assert_levels_by_contents(doc, chapters)
 
 
 def test_two_column_contents_entry_with_its_number_run_into_its_title_is_an_entry(tmp_path: Path):
@@ -96,20 +110,7 @@ def test_two_column_contents_entry_with_its_number_run_into_its_title_is_an_entr
     long_title = "Chapter three, with a title longer than others"
     chapters = _chapters()
     chapters[2] = (long_title, chapters[2][1])
-    f = Flow()
-    f.heading("Handbook", 24, before=0).para(3)
-    contents = f.pages[-1]
-    f.new_page()
-    rows: list[tuple[str, int, bool]] = []
-    for chapter, topics in chapters:
-        rows.append((chapter, len(f.pages), True))
-        f.heading(chapter, 12, before=0).para(8)
-        for topic in topics:
-            rows.append((topic, len(f.pages), False))
-            f.heading(topic, 12).para(8)
-        f.new_page()
-    f.pages.pop()
-    contents.lines.append(Line("Contents", y=600, size=16, bold=True))
+    f, contents, rows = _handbook(chapters)
     half = len(rows) // 2
     for k, (title, page, chapter) in enumerate(rows):
         left = k < half
@@ -119,10 +120,7 @@ def test_two_column_contents_entry_with_its_number_run_into_its_title_is_an_entr
         contents.lines.append(Line(shown, x=x, y=y, size=10, bold=chapter))
         contents.lines.append(Line(str(page), x=290.0 if left else 540.0, y=y, size=10, bold=chapter))
     doc = parse(f.write(tmp_path / "two-column-contents-run-in-number.pdf"))
-    levels = {title: level for level, title in tree(doc)}
-    for chapter, topics in chapters:
-        assert levels[chapter] == levels["Chapter one"]
-        assert all(levels[topic] == levels[chapter] + 1 for topic in topics)
+    _assert_levels_by_contents(doc, chapters)
 
 
 def test_text_under_a_contents_on_its_page_is_the_first_chapter(tmp_path: Path):

@@ -23,6 +23,7 @@ from _section_checks import check_sections
 from sectionrag.parsers._pdf_outline import titles_match
 from sectionrag.parsers.headings import normalize_for_match
 from sectionrag.parsers.pdf import PdfParser
+from sectionrag.types import Document
 
 
 def test_titles_compare_without_their_accents():
@@ -90,21 +91,24 @@ def test_a_bookmark_cut_short_names_its_headings_first_words():
     assert not titles_match("the", "the end", cut=True)  # (four letters at least)
 
 
-def test_bookmarks_cut_short_start_at_their_headings(tmp_path: Path):
-    """Two headings on a page, bookmarks naming their first words and pointing at the page's top."""
-    headings = ["7. Theorem and theorem like environments", "8. Enumerated and itemized lists"]
+def _two_headings_bookmarked(pdf: Path, headings: list[str], bookmarks: list[str]) -> Document:
+    """Parse a page of two headings, each over its text, whose bookmarks point at the page's top."""
     lines = [Line(headings[0], y=700, size=14, bold=True)]
     lines += body_lines(20, 1, 680)[0]
     lines.append(Line(headings[1], y=420, size=14, bold=True))
     lines += body_lines(20, 2, 400)[0]
-    pdf = tmp_path / "guide.pdf"
-    write_pdf(
-        pdf, [Page(lines)], outline=[Bookmark("Theorem and ...", 0, 792), Bookmark("Enumerated ...", 0, 792)]
-    )
+    write_pdf(pdf, [Page(lines)], outline=[Bookmark(title, 0, 792) for title in bookmarks])
     doc = PdfParser().parse(pdf)
     check_sections(doc)
     for section, heading in zip(doc.sections, headings, strict=True):
         assert doc.text[section.start :].startswith(heading + "\n")
+    return doc
+
+
+def test_bookmarks_cut_short_start_at_their_headings(tmp_path: Path):
+    """Two headings on a page, bookmarks naming their first words."""
+    headings = ["7. Theorem and theorem like environments", "8. Enumerated and itemized lists"]
+    _two_headings_bookmarked(tmp_path / "guide.pdf", headings, ["Theorem and ...", "Enumerated ..."])
 
 
 def test_exercise_labels_compare_with_their_titles():
@@ -118,16 +122,7 @@ def test_exercise_labels_compare_with_their_titles():
 
 
 def test_bookmarks_without_the_exercise_label_start_at_their_headings(tmp_path: Path):
-    """A sheet prints "Aufgabe 5.1: Titelei"; its bookmark says "Titelei" and points at the page's top."""
+    """A sheet prints "Aufgabe 5.1: Titelei"; its bookmark says "Titelei"."""
     headings = ["Aufgabe 5.1: Titelei", "Aufgabe 5.2: Farbgebung"]
-    lines = [Line(headings[0], y=700, size=14, bold=True)]
-    lines += body_lines(20, 1, 680)[0]
-    lines.append(Line(headings[1], y=420, size=14, bold=True))
-    lines += body_lines(20, 2, 400)[0]
-    pdf = tmp_path / "blatt.pdf"
-    write_pdf(pdf, [Page(lines)], outline=[Bookmark("Titelei", 0, 792), Bookmark("Farbgebung", 0, 792)])
-    doc = PdfParser().parse(pdf)
-    check_sections(doc)
+    doc = _two_headings_bookmarked(tmp_path / "blatt.pdf", headings, ["Titelei", "Farbgebung"])
     assert [s.title for s in doc.sections] == ["Titelei", "Farbgebung"]
-    for section, heading in zip(doc.sections, headings, strict=True):
-        assert doc.text[section.start :].startswith(heading + "\n")

@@ -158,15 +158,12 @@ def _column_of(x0: float, x1: float, gutters: list[float]) -> int | None:
 
 
 def _column_counts(lines: list[PdfLine], gutters: list[float]) -> list[int]:
-    """Count the lines that lie in each column (as :func:`_column_of` places them; those across none)."""
+    """Count the lines that lie in each column (a line across a gutter in none)."""
     counts = [0] * (len(gutters) + 1)
-    edges = list(itertools.pairwise([float("-inf"), *gutters, float("inf")]))
     for ln in lines:
-        x0, x1 = ln.x0, ln.x1
-        for k, (lower, upper) in enumerate(edges):
-            if x0 >= lower and x1 <= upper:
-                counts[k] += 1
-                break
+        column = _column_of(ln.x0, ln.x1, gutters)
+        if column is not None:
+            counts[column] += 1
     return counts
 
 

@@ -524,14 +524,14 @@ def _locate(entries: list[TocEntry], pages: list[list[PdfLine]], body: float) ->
                 for ln in lines
                 if all(o is ln or in_other_column(ln, o, columns) for o in by_row[ln.row])
             }
-            found = {
-                i: normalize_for_match(ln.text)
+            cache[p, strict] = {
+                i: norm
                 for i, ln in enumerate(lines)
                 if id(ln) in alone
                 and ln.role != "table"
                 and (not strict or ln.bold or ln.size >= 1.08 * body or _capitals(ln.text))
+                and (norm := normalize_for_match(ln.text))
             }
-            cache[p, strict] = {i: norm for i, norm in found.items() if norm}
         return cache[p, strict]
 
     keys = {id(e): _Target.of(e.title) for e in entries}
