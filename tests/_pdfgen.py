@@ -114,6 +114,15 @@ def _esc(text: str) -> bytes:
     return data.replace(b"\\", b"\\\\").replace(b"(", b"\\(").replace(b")", b"\\)")
 
 
+def _text_string(text: str) -> bytes:
+    """A PDF text string: ``(...)`` where cp1252 holds ``text``, else UTF-16BE with its mark, in hex."""
+    try:
+        text.encode("cp1252")
+    except UnicodeEncodeError:
+        return b"<FEFF%s>" % text.encode("utf-16-be").hex().upper().encode()
+    return b"(%s)" % _esc(text)
+
+
 def write_pdf(
     path: Path, pages: list[Page], outline: list[Bookmark] | None = None, info: dict[str, str] | None = None
 ) -> Path:
@@ -184,7 +193,7 @@ def write_pdf(
             ids = [add(b"") for _ in items]
             total = 0
             for i, (bm, oid) in enumerate(zip(items, ids, strict=True)):
-                parts = [b"/Title (%s) /Parent %d 0 R" % (_esc(bm.title), parent)]
+                parts = [b"/Title %s /Parent %d 0 R" % (_text_string(bm.title), parent)]
                 parts.append(b"/Dest [%d 0 R /XYZ 0 %.2f 0]" % (page_ids[bm.page], bm.y))
                 if i > 0:
                     parts.append(b"/Prev %d 0 R" % ids[i - 1])

@@ -7,7 +7,8 @@ Latin, Greek and Cyrillic accents dropped, so such a bookmark is placed at its
 heading, and heading_eval scores a detected ``Lời mở đầu`` against it. A
 bookmark shortened with an ellipsis (``Theorem and ...``) names its heading's
 first words; one without an exercise's label (``Titelei`` for ``Aufgabe 5.1:
-Titelei``) names the rest of it.
+Titelei``) names the rest of it, and so does one whose Chinese or Japanese section
+label is spaced otherwise or left out (``第1节 简介`` for ``第 1 节 简介``).
 """
 
 from __future__ import annotations
@@ -91,11 +92,15 @@ def test_a_bookmark_cut_short_names_its_headings_first_words():
     assert not titles_match("the", "the end", cut=True)  # (four letters at least)
 
 
-def _two_headings_bookmarked(pdf: Path, headings: list[str], bookmarks: list[str]) -> Document:
-    """Parse a page of two headings, each over its text, whose bookmarks point at the page's top."""
-    lines = [Line(headings[0], y=700, size=14, bold=True)]
+def _two_headings_bookmarked(pdf: Path, headings: list[str], bookmarks: list[str], cjk: bool = False) -> Document:
+    """Parse a page of two headings, each over its text, whose bookmarks point at the page's top.
+
+    With ``cjk`` the headings are set in a Japanese CID font.
+    """
+    face = {"face": "GothicBBB-Medium", "cjk": True} if cjk else {}
+    lines = [Line(headings[0], y=700, size=14, bold=True, **face)]
     lines += body_lines(20, 1, 680)[0]
-    lines.append(Line(headings[1], y=420, size=14, bold=True))
+    lines.append(Line(headings[1], y=420, size=14, bold=True, **face))
     lines += body_lines(20, 2, 400)[0]
     write_pdf(pdf, [Page(lines)], outline=[Bookmark(title, 0, 792) for title in bookmarks])
     doc = PdfParser().parse(pdf)
@@ -126,3 +131,17 @@ def test_bookmarks_without_the_exercise_label_start_at_their_headings(tmp_path: 
     headings = ["Aufgabe 5.1: Titelei", "Aufgabe 5.2: Farbgebung"]
     doc = _two_headings_bookmarked(tmp_path / "blatt.pdf", headings, ["Titelei", "Farbgebung"])
     assert [s.title for s in doc.sections] == ["Titelei", "Farbgebung"]
+
+
+def test_chinese_and_japanese_section_labels_compare_however_spaced():
+    assert normalize_for_match("第 1 节 模板介绍") == normalize_for_match("第1节 模板介绍") == "模板介绍"
+    assert normalize_for_match("付録 A 索引スタイルの例") == normalize_for_match("索引スタイルの例")
+    assert normalize_for_match("第3条 定義") == "定義"
+    assert normalize_for_match("第 1 节") == "第 1 节"  # (a label alone keeps it)
+
+
+def test_bookmarks_spacing_a_section_label_otherwise_start_at_their_headings(tmp_path: Path):
+    """A manual prints "第 1 节 简介" (spaces around the number); its bookmark says "第1节 简介"."""
+    headings = ["第 1 节 简介", "第 2 节 安装"]
+    doc = _two_headings_bookmarked(tmp_path / "manual.pdf", headings, ["第1节 简介", "第2节 安装"], cjk=True)
+    assert [s.title for s in doc.sections] == ["第1节 简介", "第2节 安装"]

@@ -189,6 +189,9 @@ _CJK_NUMBER = (
 _CJK_CHAPTER = rf"\u7b2c\s*{_CJK_NUMBER}\s*\u7ae0"  # 第 … 章
 _CJK_PART = rf"\u7b2c\s*{_CJK_NUMBER}\s*[\u7bc7\u90e8]"  # 第 … 篇 / 部
 _CJK_APPENDIX = r"\u9644\s*\u5f55(?:\s*[A-Z0-9])?"  # 附录 A
+# (title matching only) 第 … 节 / 節 / 条, a section's or an article's label; 付録 A, Japanese for 附录 A
+_CJK_SECTION = rf"\u7b2c\s*{_CJK_NUMBER}\s*[\u8282\u7bc0\u6761]"
+_CJK_APPENDIX_JA = r"\u4ed8\s*\u9332(?:\s*[A-Z0-9])?"
 # Persian, Arabic and Hebrew chapter labels: "فصل اول", "فصل ۲", "الفصل الثاني", "פרק 3", "פרק ב"
 # (a Persian ordinal ends in "م": "دوم", "سوم", "چهارم")
 _ARABIC_DIGITS = "\u0660-\u0669\u06f0-\u06f9"  # Arabic-Indic and Persian (extended) digits
@@ -470,7 +473,8 @@ _CJK_NUMBERED = re.compile(r"^(\d{1,3}(?:\.\d{1,3})*)(?=[\u3400-\u9fff])")
 _CJK_SPACED = re.compile(r"(?<=[\u3400-\u9fff])\s+(?=[\u3400-\u9fff])")
 # (matched on the lowered title: "第 ii 部")
 _NORM_CJK_LABEL = re.compile(
-    rf"^(?:{_CJK_CHAPTER}|{_CJK_PART}|{_CJK_APPENDIX}|(?:{_RTL_CHAPTER})(?:\s*[:.\-\u2013]?\s+|$))\s*",
+    rf"^(?:{_CJK_CHAPTER}|{_CJK_PART}|{_CJK_SECTION}|{_CJK_APPENDIX}|{_CJK_APPENDIX_JA}"
+    rf"|(?:{_RTL_CHAPTER})(?:\s*[:.\-\u2013]?\s+|$))\s*",
     re.IGNORECASE,
 )
 _NORM_NUMBER = re.compile(
