@@ -808,3 +808,40 @@ def test_a_title_on_the_first_sections_page_still_heads_them(tmp_path: Path):
     title = section(doc, "Using Automake in the Project")
     assert section(doc, "1 Overview").level > title.level
     assert section(doc, "2 Building").level == section(doc, "1 Overview").level
+
+
+def test_a_contents_first_entry_under_its_title_is_no_running_head(tmp_path: Path):
+    # a manual in parts: its contents opens with the first part's entry, set apart under the title
+    # and ending in a page number as a running head ends in its folio; the page's own folio is at
+    # its foot, as on every page
+    f = Flow()
+    f.heading("Contents", 16)
+    f.gap(14)
+    entries = [
+        ("I User's manual", "2", 12, True, 72),
+        ("1 Introduction", "2", 10, True, 72),
+        ("1.1 Background", "2", 10, False, 86),
+        ("2 Setup", "3", 10, True, 72),
+        ("2.1 Install", "3", 10, False, 86),
+        ("II Reference", "4", 12, True, 72),
+        ("3 Commands", "4", 10, True, 72),
+        ("3.1 Options", "4", 10, False, 86),
+    ]
+    for k, (title, page, size, bold, x) in enumerate(entries):
+        f.lines.append(Line(title, x=x, y=f.y, size=size, bold=bold))
+        f.lines.append(Line(page, x=500, y=f.y, size=size, bold=bold))
+        f.y -= 30 if k == 0 else 15
+    for part, title, chapters in (("Part I", "User's manual", ("1", "2")), ("Part II", "Reference", ("3",))):
+        f.new_page()
+        f.heading(part, 14).heading(title, 20, before=6)
+        for n in chapters:
+            if n == "2":
+                f.new_page()
+            name = {"1": "Introduction", "2": "Setup", "3": "Commands"}[n]
+            sub = {"1": "Background", "2": "Install", "3": "Options"}[n]
+            f.heading(f"{n} {name}", 14).para(6).heading(f"{n}.1 {sub}", 12).para(6)
+    doc = parse(f.write(tmp_path / "parts.pdf"))
+    assert "I User's manual" in doc.text
+    got = {title: level for level, title in tree(doc)}
+    assert got["Part I User's manual"] == got["Part II Reference"] == 1, tree(doc)
+    assert got["1 Introduction"] == got["2 Setup"] == got["3 Commands"] == 2, tree(doc)

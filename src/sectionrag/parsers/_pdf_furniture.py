@@ -71,13 +71,25 @@ def mark_furniture(pages_lines: list[list[PdfLine]]) -> None:
     set_apart = [_rows_set_apart(lines) for lines in pages_lines]
     running = _running_head_places(zone, set_apart, body, n_pages)
     marked = _watermarks(pages_lines)
-    for lines, cand, apart in zip(pages_lines, zone, set_apart, strict=True):
+    offset = _folio_offset(pages_lines, zone, body)
+    for index, (lines, cand, apart) in enumerate(zip(pages_lines, zone, set_apart, strict=True)):
         marked.extend(ln for ln, top in cand if top and _place(ln) in running and ln.row in apart)
         pieces = Counter(ln.row for ln in lines)
         # a folio alone in its row, or a row with a folio set apart from the text ("Risk Factors  44")
         numbered_rows = {
             ln.row for ln, _ in cand if _is_page_number(ln, body) and (pieces[ln.row] == 1 or ln.row in apart)
         }
+        # a page has one folio: where it stands alone in its row, counting with the document's
+        # pages, a different number that ends a row of text in the other band is no folio ("I User's
+        # manual  4", a contents' first entry set apart under its title, on the page whose foot
+        # prints "1")
+        folio = None if offset is None else index + offset
+        if folio is not None and any(pieces[ln.row] == 1 and ln.text.strip() == str(folio) for ln, _ in cand):
+            numbered_rows -= {
+                ln.row
+                for ln, _ in cand
+                if pieces[ln.row] > 1 and ln.text.strip().isdigit() and int(ln.text) != folio
+            }
         for ln, top in cand:
             if ln.row in numbered_rows or (n_pages >= 3 and counts[signature(ln, top)[0]] >= 3):
                 marked.append(ln)
@@ -94,6 +106,30 @@ def mark_furniture(pages_lines: list[list[PdfLine]]) -> None:
         for ln in lines:
             if id(ln) in marked_ids:
                 ln.role = "furniture"
+
+
+def _folio_offset(
+    pages_lines: list[list[PdfLine]], zone: list[list[tuple[PdfLine, bool]]], body: float
+) -> int | None:
+    """Return the offset from a page's index to its folio, where most folios alone in a row agree on one.
+
+    Three pages at least must print such a folio; ``None`` where they do not
+    agree (footnote marks at the foot of a page, folios set beside a running head).
+    """
+    offsets: Counter[int] = Counter()
+    for index, (lines, cand) in enumerate(zip(pages_lines, zone, strict=True)):
+        pieces = Counter(ln.row for ln in lines)
+        offsets.update(
+            {
+                int(ln.text) - index
+                for ln, _ in cand
+                if ln.text.isdigit() and pieces[ln.row] == 1 and _is_page_number(ln, body)
+            }
+        )
+    if not offsets:
+        return None
+    offset, n = offsets.most_common(1)[0]
+    return offset if n >= 3 and n >= 0.5 * sum(offsets.values()) else None
 
 
 def _watermarks(pages_lines: list[list[PdfLine]]) -> list[PdfLine]:
