@@ -608,3 +608,39 @@ def test_a_contents_entry_that_adds_a_statements_period_finds_its_title(tmp_path
     levels = {title: level for level, title in tree(doc)}
     item = levels["Item 1. Financial Statements"]
     assert [levels[printed] for printed, _ in statements] == [item + 1] * 4
+
+
+def test_contents_under_a_title_and_an_abstract_is_read_from_its_title_down():
+    # a package's documentation: title, author and abstract on page 1 and the contents under them,
+    # going on on page 2; the abstract is not part of the contents, its first entries are
+    from sectionrag.parsers._pdf_toc import find_contents
+    from sectionrag.parsers._pdfium import PdfLine
+
+    def line(
+        text: str, page: int, top: float, x0: float = 72.0, size: float = 10.0, bold: bool = False
+    ) -> PdfLine:
+        return PdfLine(
+            text, x0, 500.0 if text.isdigit() else 480.0, top, top + size, size, bold, False, "Times", page
+        )
+
+    first = [line("The widget substyle", 0, 60, size=17), line("Ada Lovelace", 0, 90, size=12)]
+    first += [
+        line("This file documents the widget substyle of the class and how to build it.", 0, 120 + 12 * k)
+        for k in range(12)
+    ]
+    first.append(line("Contents", 0, 290, size=14, bold=True))
+    # chapters 1 to 6 on pages 3 to 8, each with one topic: six entries on page 1, six on page 2
+    entries = [(title, 2 + n) for n in range(1, 7) for title in (f"{n} Chapter {n}", f"{n}.1 Topic")]
+    pages: list[list[PdfLine]] = [first, []]
+    for k, (title, page) in enumerate(entries):
+        where, top = (0, 315 + 15 * k) if k < 6 else (1, 60 + 15 * (k - 6))
+        pages[where].append(line(f"{title} " + ". " * 20 + str(page), where, top))
+    for lines in pages:
+        for row, ln in enumerate(lines):
+            ln.row = row
+    contents = find_contents(pages, 10.0)
+    assert contents is not None
+    assert contents.pages == [0, 1]
+    assert [e.title for e in contents.entries][:3] == ["1 Chapter 1", "1.1 Topic", "2 Chapter 2"]
+    assert all(ln.role == "body" for ln in first[:14])  # (the title, the author and the abstract)
+    assert all(ln.role == "toc" for ln in pages[0][15:])

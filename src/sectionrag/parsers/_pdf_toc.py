@@ -192,9 +192,10 @@ def _column_split(lines: list[PdfLine]) -> float | None:
 
 
 def _read_page(lines: list[PdfLine]) -> tuple[Parsed, dict[int, float], list[PdfLine]] | None:
-    """Read one page as contents: rows ``(pieces, title, page label)``, column edges, lines below.
+    """Read one page as contents: rows ``(pieces, title, page label)``, column edges, lines outside.
 
-    The lines below are the text that follows the contents on the same page.
+    The lines outside are the text that precedes the contents' title or
+    follows the contents on the same page.
 
     ``None`` if the page is not a contents page.
     """
@@ -209,6 +210,15 @@ def _read_page(lines: list[PdfLine]) -> tuple[Parsed, dict[int, float], list[Pdf
     by_column = _read_rows(lines, split) if split is not None else None
     if by_column is not None and (page is None or _rising(by_column[0]) > _rising(page[0])):
         page = by_column
+    above: list[PdfLine] = []
+    if page is None:
+        # a contents that starts part-way down its page, under its title (a report's title, its
+        # authors and abstract above it): read from the title down
+        start = next((k for k, ln in enumerate(lines) if normalize_for_match(ln.text) in CONTENTS_TITLES), 0)
+        page = _read_rows(lines[start:], None) if start > 0 else None
+        if page is not None and not _set_apart(page[0]):
+            page = None
+        above = lines[:start]
     if page is None:
         return None
     parsed, lefts = page
@@ -216,7 +226,7 @@ def _read_page(lines: list[PdfLine]) -> tuple[Parsed, dict[int, float], list[Pdf
     if below:
         kept = {id(ln) for ln in below}
         parsed = [row for row in parsed if id(row[0][0]) not in kept]
-    return parsed, lefts, below
+    return parsed, lefts, above + below
 
 
 def _read_continuation(
@@ -398,6 +408,15 @@ def _entries_of(
         face = (round(pieces[0].size, 1), pieces[0].bold)
         out.append(TocEntry(title, _page_number(label), x0 - lefts.get(id(pieces[0]), 0.0), face=face))
     return out, title_lines
+
+
+def _set_apart(parsed: Parsed) -> bool:
+    """Tell whether four in five entries set their page number apart: after leaders, or a gap away."""
+    entries = [(pieces, text) for pieces, text, label in parsed if label is not None]
+    apart = sum(
+        1 for pieces, _ in entries if len(pieces) > 1 or _LEADERED.match(" ".join(p.text for p in pieces))
+    )
+    return apart >= 0.8 * len(entries)
 
 
 def _label(text: str) -> tuple[str, str] | None:
