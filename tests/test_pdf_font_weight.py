@@ -4,7 +4,10 @@ pdfium estimates a font's weight from its descriptor's stem width (/StemV);
 some producers write a stem width that makes a regular face read 700 or
 more (CMR10, LMMono10-Regular, Utopia-Regular in TeX's output). Read as
 bold, every line of the text became a bold line, and short lines of the
-text set apart (a closing remark, a signature) headed sections.
+text set apart (a closing remark, a signature) headed sections. The regular
+text faces of Chinese and Japanese (``SimSun``, ``FangSong``, ``KaiTi``,
+``MingLiU``, ``MS-Mincho``) count as named regular; the sans ``SimHei``, which
+sets their headings, does not.
 """
 
 from __future__ import annotations
@@ -44,7 +47,10 @@ def _report(path: Path, face: str) -> Path:
     return write_pdf(path, pages)
 
 
-@pytest.mark.parametrize("face", ["Utopia-Regular", "LMRoman10-Regular", "TimesNewRomanPSMT", "CMR10"])
+# (and the regular text faces of Chinese and Japanese: SimSun, the body face of Chinese documents)
+@pytest.mark.parametrize(
+    "face", ["Utopia-Regular", "LMRoman10-Regular", "TimesNewRomanPSMT", "CMR10", "SimSun", "MS-Mincho"]
+)
 def test_regular_face_with_a_heavy_stem_reads_regular(tmp_path: Path, face: str):
     pdf = pdfium.PdfDocument(str(_report(tmp_path / "report.pdf", face)))
     try:

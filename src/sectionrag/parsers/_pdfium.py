@@ -27,9 +27,14 @@ _LINE_BREAK = re.compile(r"\r\n|\r|\n|(?<=\ufffe)(?=.)")
 # a typewriter (code) face: listings and inline code, set apart from the text's own faces
 CODE_FONT = re.compile(r"courier|mono|consol|typewriter|code|cmtt|lmtt|menlo|inconsolata", re.I)
 _BOLD_NAME = re.compile(r"bold|black|heavy|semibold|demi|bx\d|bx$|cmbx|cmb\d|-b\b|,b\b|medi", re.IGNORECASE)
-# a face its name calls regular ("LMRoman10-Regular", "TimesNewRomanPSMT", "CMR10", "Utopia-Book"):
-# pdfium's weight, estimated from the font's stem width, may still read 700 or more for it
-_REGULAR_NAME = re.compile(r"regular|regu\b|roman|book|normal|light|thin|cmr\d|cmtt\d", re.IGNORECASE)
+# a face its name calls regular ("LMRoman10-Regular", "TimesNewRomanPSMT", "CMR10", "Utopia-Book"), or
+# one of the regular text faces of Chinese and Japanese ("SimSun", "FangSong", "KaiTi", "MingLiU",
+# "MS-Mincho"; not the sans "SimHei", which sets their headings): pdfium's weight, estimated from the
+# font's stem width, may still read 700 or more for it
+_REGULAR_NAME = re.compile(
+    r"regular|regu\b|roman|book|normal|light|thin|cmr\d|cmtt\d|simsun|fangsong|simfang|kaiti|simkai|mingliu|mincho",
+    re.IGNORECASE,
+)
 _ITALIC_NAME = re.compile(r"italic|oblique|\bti\b|cmti|cmsl|-i\b|,i\b|slant", re.IGNORECASE)
 
 
