@@ -95,13 +95,17 @@ def test_numbered_warning_and_remark_boxes_are_no_sections(tmp_path: Path):
 
 
 def test_boxes_numbered_within_their_chapter_or_not_numbered_are_no_sections(tmp_path: Path):
-    # a class manual numbers its boxes within the chapter ("Avertissement 2.1 – ...", "Remark 2.10: ...")
-    # and sets some without a number ("Remarque – ..."), bold at the text's size between paragraphs
+    # a class manual numbers its boxes within the chapter or appendix ("Avertissement 2.1 - ...",
+    # "Remark 2.10: ...", "Remarque F.1 - ...") and sets some without a number ("Remarque - ..."), bold
+    # at the text's size between paragraphs
     f = Flow().heading("2 Caractéristiques", 14).para(4)
-    f.line("Avertissement 2.1 – Caractéristiques à saisir avant la page de titre", bold=True, after=16).para(3)
+    f.line(
+        "Avertissement 2.1 \u2013 Caractéristiques à saisir avant la page de titre", bold=True, after=16
+    ).para(3)
     f.heading("2.1 Titre", 12).para(4)
-    f.line("Remarque – Section à passer en première lecture", bold=True, after=16).para(3)
+    f.line("Remarque \u2013 Section à passer en première lecture", bold=True, after=16).para(3)
     f.line("Remark 2.10: Keys are lowered", bold=True, after=16).para(3)
+    f.line("Remarque F.1 \u2013 Une distribution à jour", bold=True, after=16).para(3)  # (in appendix F)
     f.heading("2.2 Auteur", 12).para(4)
     got = titles(parse(f.write(tmp_path / "chapter_boxes.pdf")))
     assert got == ["2 Caractéristiques", "2.1 Titre", "2.2 Auteur"]

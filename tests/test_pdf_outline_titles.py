@@ -92,7 +92,9 @@ def test_a_bookmark_cut_short_names_its_headings_first_words():
     assert not titles_match("the", "the end", cut=True)  # (four letters at least)
 
 
-def _two_headings_bookmarked(pdf: Path, headings: list[str], bookmarks: list[str], cjk: bool = False) -> Document:
+def _two_headings_bookmarked(
+    pdf: Path, headings: list[str], bookmarks: list[str], cjk: bool = False
+) -> Document:
     """Parse a page of two headings, each over its text, whose bookmarks point at the page's top.
 
     With ``cjk`` the headings are set in a Japanese CID font.

@@ -971,9 +971,11 @@ _FORMAL_TITLE = re.compile(
     re.I,
 )
 # a box title, with its own number or without: "Warning 3 - Keys" (or a dash), "Remarque 2 : Structure",
-# "Tip 4. Undo", numbered within its chapter as "Avertissement 2.1 – Format", or "Remarque – Section"
+# "Tip 4. Undo", numbered within its chapter or appendix as "Avertissement 2.1 - Format" or "Remarque
+# F.1 - ...", or "Remarque - Section" (with any dash)
 _NUMBERED_BOX = re.compile(
-    rf"^(?:{'|'.join(sorted(NUMBERED_BOX_WORDS))})(?:\s+\d{{1,3}}(?:\.\d{{1,3}}){{0,2}})?\s*[\u2013\u2014:.-]\s", re.I
+    rf"^(?:{'|'.join(sorted(NUMBERED_BOX_WORDS))})(?:\s+(?:\d{{1,3}}|[A-Z])(?:\.\d{{1,3}}){{0,2}})?\s*[\u2013\u2014:.-]\s",
+    re.I,
 )
 # a paper's key words run into their list ("Index Terms—statistics", "Keywords: software")
 _KEYWORDS = re.compile(r"^(?:key\s*words?|index\s+terms)\s*[\u2014\u2013:.-]", re.I)
