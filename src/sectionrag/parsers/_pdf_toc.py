@@ -214,7 +214,14 @@ def _read_page(lines: list[PdfLine]) -> tuple[Parsed, dict[int, float], list[Pdf
     if page is None:
         # a contents that starts part-way down its page, under its title (a report's title, its
         # authors and abstract above it): read from the title down
-        start = next((k for k, ln in enumerate(lines) if normalize_for_match(ln.text) in CONTENTS_TITLES), 0)
+        start = next(
+            (
+                k
+                for k, ln in enumerate(lines)
+                if len(ln.text) < 40 and normalize_for_match(ln.text) in CONTENTS_TITLES
+            ),
+            0,
+        )
         page = _read_rows(lines[start:], None) if start > 0 else None
         if page is not None and not _set_apart(page[0]):
             page = None
