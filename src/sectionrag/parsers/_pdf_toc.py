@@ -58,6 +58,8 @@ _LISTS = frozenset(
     }
 )
 _PAGE_HEADER = frozenset({"page", "pages", "page no", "page number"})
+# a word of every contents title ("Table of Contents", "INDEX", "TOC"): looked for before normalising
+_CONTENTS_WORD = re.compile(r"content|index|toc", re.IGNORECASE)
 
 
 @dataclass(slots=True)
@@ -214,14 +216,7 @@ def _read_page(lines: list[PdfLine]) -> tuple[Parsed, dict[int, float], list[Pdf
     if page is None:
         # a contents that starts part-way down its page, under its title (a report's title, its
         # authors and abstract above it): read from the title down
-        start = next(
-            (
-                k
-                for k, ln in enumerate(lines)
-                if len(ln.text) < 40 and normalize_for_match(ln.text) in CONTENTS_TITLES
-            ),
-            0,
-        )
+        start = next((k for k, ln in enumerate(lines) if _is_contents_title(ln.text)), 0)
         page = _read_rows(lines[start:], None) if start > 0 else None
         if page is not None and not _set_apart(page[0]):
             page = None
@@ -415,6 +410,13 @@ def _entries_of(
         face = (round(pieces[0].size, 1), pieces[0].bold)
         out.append(TocEntry(title, _page_number(label), x0 - lefts.get(id(pieces[0]), 0.0), face=face))
     return out, title_lines
+
+
+def _is_contents_title(text: str) -> bool:
+    """Tell a contents page's title (``Contents``, ``Table of Contents``) from a line of the page."""
+    # (a title in full-width letters reads as one once normalised)
+    plain = _CONTENTS_WORD.search(text) is not None or not text.isascii()
+    return len(text) < 40 and plain and normalize_for_match(text) in CONTENTS_TITLES
 
 
 def _set_apart(parsed: Parsed) -> bool:
