@@ -644,3 +644,33 @@ def test_contents_under_a_title_and_an_abstract_is_read_from_its_title_down():
     assert [e.title for e in contents.entries][:3] == ["1 Chapter 1", "1.1 Topic", "2 Chapter 2"]
     assert all(ln.role == "body" for ln in first[:14])  # (the title, the author and the abstract)
     assert all(ln.role == "toc" for ln in pages[0][15:])
+
+
+def test_a_chapter_whose_page_prints_the_first_words_of_its_contents_title_is_kept(tmp_path: Path):
+    # the contents gives chapter 2's whole title, its page only the first words ("Die
+    # Hauptklassen"), under the label "Kapitel 2": the chapter stays a section, its sections under it
+    f = Flow()
+    f.heading("Inhaltsverzeichnis", 16, before=0)
+    contents = f.pages[-1]
+    chapters = [
+        ("Einleitung", "Einleitung", ["Installation", "Verwendung"]),
+        (
+            "Die Hauptklassen",
+            "Die Hauptklassen tudscrbook, tudscrreprt und tudscrartcl",
+            ["Schriften", "Layout"],
+        ),
+        ("Die Posterklasse", "Die Posterklasse", ["Papierformat", "Gestalt"]),
+    ]
+    rows: list[tuple[str, int, float]] = []
+    for n, (printed, listed, sections) in enumerate(chapters, start=1):
+        f.new_page()
+        f.heading(f"Kapitel {n}", 20, before=0).heading(printed, 24, before=10).para(4)
+        rows.append((f"{n} {listed}", len(f.pages), 72.0))
+        for k, title in enumerate(sections, start=1):
+            f.heading(f"{n}.{k} {title}", 13).para(8)
+            rows.append((f"{n}.{k} {title}", len(f.pages), 90.0))
+    for k, (title, page, x) in enumerate(rows):
+        contents.lines.append(Line(_leadered(title, page), x=x, y=680 - 16 * k))
+    got = tree(parse(f.write(tmp_path / "kapitel.pdf")))
+    assert (1, "Kapitel 2 Die Hauptklassen") in got, got
+    assert (2, "2.1 Schriften") in got and (2, "3.1 Papierformat") in got, got

@@ -199,5 +199,13 @@ def _number_key(title: str) -> str | None:
 
 
 def _same_title(a: str, b: str) -> bool:
-    """Tell two normalised titles apart from one title printed a little differently (case, a word)."""
+    """Tell two normalised titles apart from one title printed a little differently (case, a word).
+
+    A title whose page prints its first words only (the contents' ``Die Hauptklassen tudscrbook,
+    tudscrreprt und tudscrartcl`` over the page's ``Die Hauptklassen``) is the same title.
+    """
+    short, long_ = sorted((a, b), key=len)
+    # (two words of three letters or more: "usando x e" is a title broken at a glyph, not its start)
+    if sum(len(w) >= 3 for w in short.split()) >= 2 and long_.startswith(short + " "):
+        return True
     return a == b or SequenceMatcher(None, a, b).ratio() >= 0.6
