@@ -136,7 +136,7 @@ def test_chapter_labels_of_other_languages_are_joined_to_the_title_below(tmp_pat
 
 
 def test_labels_in_cyrillic_polish_and_czech_read_as_chapters_and_appendices():
-    from sectionrag.parsers.headings import classify
+    from sectionrag.parsers.headings import classify, normalize_for_match
 
     for text, kind in (
         ("Глава 1", "chapter"),
@@ -146,9 +146,12 @@ def test_labels_in_cyrillic_polish_and_czech_read_as_chapters_and_appendices():
         ("Приложение A", "appendix"),
         ("Příloha B Tabulky", "appendix"),
         ("Apéndice C", "appendix"),
+        ("APÊNDICE A \u2013 Nullam elementum urna", "appendix"),  # (Portuguese)
     ):
         style = classify(text)
         assert style is not None and style.kind == kind, (text, style)
+    # a bookmark without the Portuguese label names its heading
+    assert normalize_for_match("APÊNDICE A \u2013 Quisque libero justo") == "quisque libero justo"
 
 
 def test_a_numbered_question_holding_a_sentence_goes_on_under_its_hanging_indent(tmp_path: Path):

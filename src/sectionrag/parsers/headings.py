@@ -167,6 +167,7 @@ APPENDIX_WORDS = (
     "annexe",
     "anhang",
     "apéndice",
+    "apêndice",
     "appendice",
     "anexo",
     "приложение",
