@@ -71,10 +71,11 @@ def mark_furniture(pages_lines: list[list[PdfLine]]) -> None:
     set_apart = [_rows_set_apart(lines) for lines in pages_lines]
     running = _running_head_places(zone, set_apart, body, n_pages)
     marked = _watermarks(pages_lines)
-    offset = _folio_offset(pages_lines, zone, body)
-    for index, (lines, cand, apart) in enumerate(zip(pages_lines, zone, set_apart, strict=True)):
+    # how many pieces each row of a page holds
+    pieces_per_page = [Counter(ln.row for ln in lines) for lines in pages_lines]
+    offset = _folio_offset(zone, pieces_per_page, body)
+    for index, (cand, apart, pieces) in enumerate(zip(zone, set_apart, pieces_per_page, strict=True)):
         marked.extend(ln for ln, top in cand if top and _place(ln) in running and ln.row in apart)
-        pieces = Counter(ln.row for ln in lines)
         # a folio alone in its row, or a row with a folio set apart from the text ("Risk Factors  44")
         numbered_rows = {
             ln.row for ln, _ in cand if _is_page_number(ln, body) and (pieces[ln.row] == 1 or ln.row in apart)
@@ -88,7 +89,7 @@ def mark_furniture(pages_lines: list[list[PdfLine]]) -> None:
             numbered_rows -= {
                 ln.row
                 for ln, _ in cand
-                if pieces[ln.row] > 1 and ln.text.strip().isdigit() and int(ln.text) != folio
+                if pieces[ln.row] > 1 and ln.text.strip().isdecimal() and int(ln.text) != folio
             }
         for ln, top in cand:
             if ln.row in numbered_rows or (n_pages >= 3 and counts[signature(ln, top)[0]] >= 3):
@@ -109,7 +110,7 @@ def mark_furniture(pages_lines: list[list[PdfLine]]) -> None:
 
 
 def _folio_offset(
-    pages_lines: list[list[PdfLine]], zone: list[list[tuple[PdfLine, bool]]], body: float
+    zone: list[list[tuple[PdfLine, bool]]], pieces_per_page: list[Counter[int]], body: float
 ) -> int | None:
     """Return the offset from a page's index to its folio, where most folios alone in a row agree on one.
 
@@ -117,13 +118,12 @@ def _folio_offset(
     agree (footnote marks at the foot of a page, folios set beside a running head).
     """
     offsets: Counter[int] = Counter()
-    for index, (lines, cand) in enumerate(zip(pages_lines, zone, strict=True)):
-        pieces = Counter(ln.row for ln in lines)
+    for index, (cand, pieces) in enumerate(zip(zone, pieces_per_page, strict=True)):
         offsets.update(
             {
                 int(ln.text) - index
                 for ln, _ in cand
-                if ln.text.isdigit() and pieces[ln.row] == 1 and _is_page_number(ln, body)
+                if ln.text.isdecimal() and pieces[ln.row] == 1 and _is_page_number(ln, body)
             }
         )
     if not offsets:

@@ -973,7 +973,7 @@ _FORMAL_TITLE = re.compile(
 # a box title, with its own number or without: "Warning 3 - Keys" (or a dash), "Remarque 2 : Structure",
 # "Tip 4. Undo", numbered within its chapter or appendix as "Avertissement 2.1 - Format" or "Remarque
 # F.1 - ...", or "Remarque - Section" (with any dash)
-_NUMBERED_BOX = re.compile(
+_BOX_TITLE = re.compile(
     rf"^(?:{'|'.join(sorted(NUMBERED_BOX_WORDS))})(?:\s+(?:\d{{1,3}}|[A-Z])(?:\.\d{{1,3}}){{0,2}})?\s*[\u2013\u2014:.-]\s",
     re.I,
 )
@@ -1327,7 +1327,7 @@ def _is_heading_line(
     if ln.lead:
         return True  # a numbered head in bold or italics run into its paragraph ("9.3. Dots. Normally ...")
     ratio = ln.size / body if body else 1.0
-    if ratio < 1.5 and (text.lower().rstrip(":.") in ADMONITIONS or _NUMBERED_BOX.match(text)):
+    if ratio < 1.5 and (text.lower().rstrip(":.") in ADMONITIONS or _BOX_TITLE.match(text)):
         return False  # a "Note" or "Warning 3 - ..." box title; a chapter-sized "Notes" stays a heading
     # the first line of a page's right-hand column is set off from the left column's last line
     spaced = gap_above > line_gap * 1.6 or prev is None or prev.row == ln.row or ln.column_top

@@ -421,9 +421,9 @@ def _is_contents_title(text: str) -> bool:
 
 def _set_apart(parsed: Parsed) -> bool:
     """Tell whether four in five entries set their page number apart: after leaders, or a gap away."""
-    entries = [(pieces, text) for pieces, text, label in parsed if label is not None]
+    entries = [pieces for pieces, _, label in parsed if label is not None]
     apart = sum(
-        1 for pieces, _ in entries if len(pieces) > 1 or _LEADERED.match(" ".join(p.text for p in pieces))
+        1 for pieces in entries if len(pieces) > 1 or _LEADERED.match(" ".join(p.text for p in pieces))
     )
     return apart >= 0.8 * len(entries)
 
