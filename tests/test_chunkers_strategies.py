@@ -243,6 +243,19 @@ def test_an_oversize_sentence_is_cut_at_the_least_harmful_point() -> None:
     assert forced[0].text.endswith((",", ";")) or " " not in forced[0].text[-2:]
 
 
+@pytest.mark.parametrize("name", ["sentence", "recursive", "section"])
+def test_a_long_list_without_punctuation_fills_its_chunks(name: str) -> None:
+    # one paragraph of short capitalised lines (a word list, a data file): a window that
+    # starts inside it is not a paragraph, so its first line is no heading to cut after
+    words = [f"Name{i}" for i in range(300)]
+    doc = Document.create("Reserved names\n\n" + "\n".join(words) + "\n")
+    chunks = sectionrag.chunker(name, size=40, tokenizer=WordTokenizer()).chunk(doc)
+    regular = [c for c in chunks if not c.fine]
+    assert " ".join(c.text for c in regular).split() == ["Reserved", "names", *words]
+    assert len(regular) <= 10  # 302 words at 40 a chunk; one line a chunk before
+    assert all(c.token_count <= 40 for c in chunks)
+
+
 def test_a_word_longer_than_the_cap_is_cut_between_tokens(hf_tokenizer: Any) -> None:
     text = "Pneumonoultramicroscopicsilicovolcanoconiosis" * 4
     chunks = sectionrag.chunker("sentence", size=5, tokenizer=hf_tokenizer).chunk(Document.create(text))

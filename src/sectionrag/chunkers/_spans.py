@@ -382,6 +382,13 @@ class Measure:
         return hi if k >= len(starts) else max(a + 1, min(hi, starts[k]))
 
     def _best_cut(self, a: int, b: int, hi: int, limit: int, header: str) -> tuple[int, int, int]:
+        """Return ``(cut, tokens, kind)`` for the best cut of ``text[a:b]`` (see :meth:`split_to_fit`).
+
+        Where ``a`` lies inside a paragraph (after an earlier cut), sentences are
+        read from the line before it, so that the window's first line is not taken
+        for a paragraph's first (a heading) and cut after.
+        """
+        context = _paragraph_context(self.text, a)
         reach = self._reach(a, hi, limit, header)
         for kind in range(len(_CUT_KINDS)):
             found = None
@@ -394,7 +401,7 @@ class Measure:
             if found is None:
                 stop = hi if kind >= 3 else min(hi, reach + _LOCAL)  # (sentences need their context)
                 last = b if kind >= 3 else min(b, reach + 1)
-                cands = [c for c in self._candidates(kind, a, stop) if a < c < last]
+                cands = [c for c in self._candidates(kind, context if kind == 0 else a, stop) if a < c < last]
                 found = self._fit(a, cands, limit, header)
             if found is not None:
                 return found[0], found[1], kind
@@ -434,6 +441,19 @@ class Measure:
         if n <= limit:
             return c, n
         return _largest_fitting(cands[: lo - 1], cost, limit)
+
+
+def _paragraph_context(text: str, a: int) -> int:
+    """Return where sentences around ``a`` are read from: the start of the line before ``a``'s.
+
+    That is ``a`` itself where ``a`` begins a paragraph (the text's start, or a
+    blank line before it).
+    """
+    line = text.rfind("\n", 0, a) + 1
+    if line == 0:
+        return a
+    before = text.rfind("\n", 0, line - 1) + 1
+    return a if not text[before : line - 1].strip() else before
 
 
 class _Counted:
