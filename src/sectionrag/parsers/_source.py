@@ -4,13 +4,17 @@ The one place where a path is checked (:func:`check_path`): a missing file, a
 directory and a special file (FIFO, socket, device) each raise
 :class:`~sectionrag.errors.ParseError` at once; a special file is never opened.
 
-Decoding (:func:`decode_text`): UTF-8 (with or without BOM) and UTF-16 with a
-BOM are decoded as such. Bytes that are not valid UTF-8 are decided by the
+Decoding (:func:`decode_text`): UTF-8 (with or without BOM) and UTF-16 and
+UTF-32 with a BOM are decoded as such. Bytes that are not valid UTF-8 are decided by the
 evidence: text with valid multi-byte UTF-8 sequences (at least as many as
 invalid bytes) is UTF-8 with some damage, decoded with U+FFFD at the bad bytes
 and a warning naming the file and the count; text without any valid multi-byte
-sequence (or with far more invalid bytes than valid sequences) is a legacy
-8-bit file, decoded as cp1252 (latin-1 where cp1252 has a hole).
+sequence (or with far more invalid bytes than valid sequences) is in a legacy
+code page: cp1252 where that reads as a Latin-script language, else the code
+page charset-normalizer finds (:mod:`~sectionrag.parsers._encodings`), else
+cp1252 (latin-1 where cp1252 has a hole). Bytes with NULs are UTF-32 or
+UTF-16 without a BOM where they decode as such, and 7-bit ISO-2022 text is
+decoded as ISO-2022-JP or -KR.
 """
 
 from __future__ import annotations
@@ -25,6 +29,7 @@ from pathlib import Path
 from typing import Any, ClassVar
 
 from sectionrag.errors import ParseError
+from sectionrag.parsers._encodings import decode_legacy, escaped_cjk, unmarked_unicode
 from sectionrag.types import Document
 
 __all__ = [
@@ -189,9 +194,13 @@ def sniff_kind(head: bytes) -> str | None:
             return "binary"
     if head.startswith((codecs.BOM_UTF16_LE, codecs.BOM_UTF16_BE)):
         text = head.decode("utf-16", errors="ignore")
-    else:
-        if b"\x00" in head:
+    elif b"\x00" in head:
+        # UTF-16 or UTF-32 without a BOM (the head may end inside a character)
+        unmarked = next(filter(None, (unmarked_unicode(head[: len(head) - cut]) for cut in range(4))), None)
+        if unmarked is None:
             return "binary"
+        text = unmarked[0]
+    else:
         text = head.decode("latin-1")
     lowered = text.lstrip("\ufeff\xef\xbb\xbf \t\r\n").lower()
     if lowered.startswith(("<!doctype html", "<html")):
@@ -214,10 +223,7 @@ def _decode_unknown(data: bytes, name: str) -> tuple[str, str, int]:
             replaced,
         )
         return text, "utf-8", replaced
-    try:
-        legacy, encoding = data.decode("cp1252"), "cp1252"
-    except UnicodeDecodeError:
-        legacy, encoding = data.decode("latin-1"), "latin-1"
+    legacy, encoding = decode_legacy(data)
     if valid:
         logger.warning(
             "%s: not valid UTF-8 (%d invalid, %d valid multi-byte sequences); decoded as %s",
@@ -252,15 +258,25 @@ def decode_with_errors(data: bytes, name: str) -> tuple[str, str, int]:
         errors = text.count("\ufffd") - body.count(b"\xef\xbf\xbd")
         if errors:
             logger.warning("%s: %d invalid UTF-8 byte sequence(s) replaced with U+FFFD", name, errors)
+    elif data.startswith((codecs.BOM_UTF32_LE, codecs.BOM_UTF32_BE)):  # before UTF-16: FF FE 00 00
+        text, encoding = data.decode("utf-32", errors="replace"), "utf-32"
     elif data.startswith((codecs.BOM_UTF16_LE, codecs.BOM_UTF16_BE)):
         text, encoding = data.decode("utf-16", errors="replace"), "utf-16"
     else:
         if b"\x00" in data:
-            raise ParseError(f"{name}: looks like a binary file (contains NUL bytes), not text", source=name)
-        try:
-            text, encoding = data.decode("utf-8"), "utf-8"
-        except UnicodeDecodeError:
-            text, encoding, errors = _decode_unknown(data, name)
+            unmarked = unmarked_unicode(data)
+            if unmarked is None:
+                raise ParseError(
+                    f"{name}: looks like a binary file (contains NUL bytes), not text", source=name
+                )
+            text, encoding = unmarked
+        else:
+            try:
+                text, encoding = data.decode("utf-8"), "utf-8"
+            except UnicodeDecodeError:
+                text, encoding, errors = _decode_unknown(data, name)
+            else:
+                text, encoding = escaped_cjk(data) or (text, encoding)
     if "\r" in text:
         text = text.replace("\r\n", "\n").replace("\r", "\n")
     return text, encoding, errors

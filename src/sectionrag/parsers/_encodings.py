@@ -1,0 +1,215 @@
+"""Text in an encoding the file does not name: UTF-16/32 without a BOM, ISO-2022, legacy code pages.
+
+:func:`~sectionrag.parsers._source.decode_with_errors` calls these where its
+own rules (UTF-8, a BOM) do not decide:
+
+- :func:`unmarked_unicode`: bytes with NULs that decode as UTF-32 or UTF-16
+  (either byte order) into text without control characters;
+- :func:`escaped_cjk`: 7-bit bytes with ISO-2022 escape sequences (Japanese
+  and Korean mail and old web pages);
+- :func:`decode_legacy` keeps cp1252 where that reads as text in a Latin
+  script (accented letters between ASCII ones), and elsewhere
+  :func:`guess_legacy` asks charset-normalizer (installed with pdfplumber)
+  which code page other bytes are in: Cyrillic, Greek, Hebrew, Arabic, Thai,
+  Chinese, Japanese, Korean, and Latin text in Central European code pages
+  (a sign such as ``¹`` inside words). A guessed encoding is read as browsers
+  read its label: GB2312 as GB18030, Shift_JIS as cp932, EUC-KR as cp949.
+
+Western text is never handed to the guesser: short Latin-script texts are where
+statistical guessing errs (French read as Baltic, ``é`` as ``ķ``).
+"""
+
+from __future__ import annotations
+
+import codecs
+import logging
+import re
+import unicodedata
+from collections import Counter
+
+logger = logging.getLogger("sectionrag.parsers")
+
+__all__ = ["decode_legacy", "escaped_cjk", "guess_legacy", "unmarked_unicode"]
+
+_CONTROL = re.compile(r"[\x00-\x08\x0b\x0e-\x1f\x7f-\x9f\ufffe\uffff]")
+_WORD = re.compile(r"[^\W\d_]{3,}")
+#: ISO-2022-JP and ISO-2022-KR designations of a double-byte set
+_ISO2022 = ((b"\x1b$B", "iso2022_jp"), (b"\x1b$@", "iso2022_jp"), (b"\x1b$)C", "iso2022_kr"))
+_HIGH = bytes(range(128, 256))
+_HIGH_RUN = re.compile(rb"[\x80-\xff]{3,}")
+_MIN_HIGH = 12  # bytes above 127 needed before a text is judged not Western
+#: a text is not Western where more than this share of its bytes above 127 run three or more together
+_FOREIGN_SHARE = 0.3
+_MIN_SIGNS = 10  # words with a sign inside needed before a decoding is judged by them
+_GUESS_SAMPLE = 1 << 16  # bytes of non-ASCII lines the guesser judges
+#: the code pages of Latin-script text that cp1252 reads with signs between letters
+_CENTRAL_EUROPEAN = ("cp1250", "iso8859_2", "iso8859_16", "cp1257", "iso8859_13")
+#: a letter, a sign cp1252 has at that byte, a letter: ``pøíli¹`` (Czech ``příliš`` in ISO-8859-2),
+#: ``bêdzie³`` (Polish ``ł``); never in a Western word
+_SIGN_IN_WORD = re.compile(r"[^\W\d_][\xa1-\xa6\xa9\xab-\xb3\xb6\xb8\xb9\xbb-\xbf\xd7\xf7](?=[^\W\d_])")
+#: the encodings that browsers read for a label (the WHATWG Encoding Standard): supersets
+_SUPERSET = {
+    "gb2312": "gb18030",
+    "gbk": "gb18030",
+    "shift_jis": "cp932",
+    "shift_jis_2004": "cp932",
+    "shift_jisx0213": "cp932",
+    "euc_kr": "cp949",
+    "big5": "big5hkscs",
+    "latin_1": "cp1252",
+    "iso8859_1": "cp1252",
+    "ascii": "cp1252",
+    "tis_620": "cp874",
+    "iso8859_11": "cp874",
+}
+
+
+def unmarked_unicode(data: bytes) -> tuple[str, str] | None:
+    """Return ``(text, encoding)`` for UTF-32 or UTF-16 without a BOM, or ``None``.
+
+    Tried where ``data`` holds NUL bytes: the first of UTF-32-LE/BE and
+    UTF-16-LE/BE (by where the NULs fall) that decodes strictly into text
+    (:func:`_plausible`).
+    """
+    candidates = []
+    if len(data) % 4 == 0:
+        candidates += ["utf-32-le", "utf-32-be"]
+    if len(data) % 2 == 0:
+        even, odd = data[0::2].count(0), data[1::2].count(0)
+        candidates += ["utf-16-le", "utf-16-be"] if odd >= even else ["utf-16-be", "utf-16-le"]
+    for encoding in candidates:
+        try:
+            text = data.decode(encoding)
+        except UnicodeDecodeError:
+            continue
+        if _plausible(text):
+            return text, encoding
+    return None
+
+
+def _plausible(text: str) -> bool:
+    """Tell whether text decoded from bytes with NULs reads as text, not as binary.
+
+    Text has white space and no control, private-use or unassigned characters;
+    bytes that are not text, read as UTF-16, hit some of these at once.
+    """
+    if not text or _CONTROL.search(text) is not None or not any(c.isspace() for c in text):
+        return False
+    return not any(unicodedata.category(c) in ("Co", "Cn", "Cs") for c in set(text))
+
+
+def escaped_cjk(data: bytes) -> tuple[str, str] | None:
+    """Return ``(text, encoding)`` for ISO-2022-JP or -KR bytes, or ``None``.
+
+    Only 7-bit bytes that designate a double-byte set are tried; they decode
+    strictly or not at all.
+    """
+    if b"\x1b" not in data:
+        return None
+    for marker, encoding in _ISO2022:
+        if marker in data:
+            try:
+                return data.decode(encoding), encoding
+            except UnicodeDecodeError:
+                continue
+    return None
+
+
+def decode_legacy(data: bytes) -> tuple[str, str]:
+    """Decode bytes that are not UTF-8: ``(text, encoding)``.
+
+    cp1252 (latin-1 where cp1252 has a hole) where that reads as a Latin-script
+    language, or where fewer than a dozen bytes are above 127: too little to
+    judge. Else the code page charset-normalizer finds; a guess that reads as
+    another Latin code page is taken only where signs stood between letters (a
+    list of accented letters, a stray byte in German text stay Western).
+    """
+    try:
+        text, encoding = data.decode("cp1252"), "cp1252"
+    except UnicodeDecodeError:
+        text, encoding = data.decode("latin-1"), "latin-1"
+    doubt = _doubt(data, text, defined=encoding == "cp1252")
+    if doubt is None:
+        return text, encoding
+    guessed = guess_legacy(data, _CENTRAL_EUROPEAN if doubt == "signs" else None)
+    if guessed is None or (doubt != "signs" and _mostly_latin(guessed[0])):
+        return text, encoding
+    return guessed
+
+
+def _doubt(data: bytes, text: str, *, defined: bool) -> str | None:
+    """Return why ``data``, read as ``text`` through cp1252, is not in a Latin script, or ``None``.
+
+    Western languages put an accented letter here and there between ASCII
+    letters; other scripts (and double-byte encodings) write whole words in bytes
+    above 127 (``"runs"``) and use bytes cp1252 leaves undefined
+    (``"undefined"``, where ``defined`` is false). A Latin-script text in another
+    code page shows signs between letters (``"signs"``: ``¹`` where ISO-8859-2
+    has ``š``).
+    """
+    high = len(data) - len(data.translate(None, _HIGH))
+    if high < _MIN_HIGH:
+        return None
+    if not defined:
+        return "undefined"
+    in_runs = sum(len(m) for m in _HIGH_RUN.findall(data))
+    if in_runs > _FOREIGN_SHARE * high:
+        return "runs"
+    signs = len(_SIGN_IN_WORD.findall(text))
+    if signs >= _MIN_SIGNS and signs * 10 >= sum(1 for word in _WORD.findall(text) if not word.isascii()):
+        return "signs"
+    return None
+
+
+def _mostly_latin(text: str) -> bool:
+    """Tell whether most non-ASCII letters of ``text`` are Latin letters."""
+    counts = Counter(c for c in text if c > "\x7f" and c.isalpha())
+    latin = sum(n for c, n in counts.items() if unicodedata.name(c, "").startswith("LATIN"))
+    return 2 * latin > sum(counts.values())
+
+
+def _non_ascii_lines(data: bytes, limit: int = _GUESS_SAMPLE) -> bytes:
+    """Return the lines of ``data`` that hold non-ASCII bytes, up to about ``limit`` bytes.
+
+    The guesser samples what it is given; in a page of markup or code the few
+    lines of prose would be missed.
+    """
+    out = bytearray()
+    for line in data.splitlines(keepends=True):
+        if not line.isascii():
+            out += line
+            if len(out) >= limit:
+                break
+    return bytes(out)
+
+
+def guess_legacy(data: bytes, among: tuple[str, ...] | None = None) -> tuple[str, str] | None:
+    """Return ``(text, encoding)`` as charset-normalizer reads ``data``, or ``None``.
+
+    Args:
+        data: The bytes.
+        among: The code pages to choose from (default: all it knows).
+
+    ``None`` where charset-normalizer is not installed (a warning says so) or
+    finds no encoding.
+    """
+    try:
+        from charset_normalizer import from_bytes
+    except ImportError:
+        logger.warning(
+            "charset-normalizer is not installed: text that is neither UTF-8 nor a Western code page "
+            "decodes as cp1252; pip install charset-normalizer"
+        )
+        return None
+    isolation = list(among) if among else None
+    best = from_bytes(_non_ascii_lines(data), cp_isolation=isolation).best()
+    best = best or from_bytes(data, cp_isolation=isolation).best()
+    if best is None:
+        return None
+    guessed = codecs.lookup(best.encoding).name.replace("-", "_")
+    for encoding in dict.fromkeys((_SUPERSET.get(guessed, guessed), guessed)):
+        try:
+            return data.decode(encoding), encoding
+        except UnicodeDecodeError:  # not the superset, or the guesser judged a sample only
+            continue
+    return None
