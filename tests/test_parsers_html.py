@@ -163,3 +163,19 @@ def test_larger_type_makes_headings_and_ranks_them():
 def test_h_tags_when_present_are_the_only_headings():
     html = "<h2>Overview</h2><p>Text here.</p>" + _filing()
     assert [s.title for s in HtmlParser().parse_text(html).sections] == ["Overview"]
+
+
+@pytest.mark.parametrize(
+    ("label", "codec", "title"),
+    [
+        ("iso-8859-1", "cp1252", "Caf\u00e9 \u201cquotes\u201d \u2013 \u20ac5"),  # browsers read cp1252
+        ("gb2312", "gb18030", "\u56fe\u4e66\u9986 \u2014 \u5e74\u5ea6"),
+        ("shift_jis", "cp932", "\u56f3\u66f8\u9928\uff5e\u5e74\u6b21"),  # a tilde only cp932 has
+    ],
+)
+def test_a_charset_label_reads_as_browsers_read_it(tmp_path: Path, label: str, codec: str, title: str):
+    html = f'<html><head><meta charset="{label}"></head><body><h1>{title}</h1><p>x</p></body></html>'
+    path = tmp_path / "page.html"
+    path.write_bytes(html.encode(codec))
+    doc = sectionrag.parse(path)
+    assert doc.sections[0].title == title and doc.metadata["encoding"] == codec

@@ -29,7 +29,7 @@ from collections import Counter
 
 logger = logging.getLogger("sectionrag.parsers")
 
-__all__ = ["decode_legacy", "escaped_cjk", "guess_legacy", "unmarked_unicode"]
+__all__ = ["browser_encoding", "decode_legacy", "escaped_cjk", "guess_legacy", "unmarked_unicode"]
 
 _CONTROL = re.compile(r"[\x00-\x08\x0b\x0e-\x1f\x7f-\x9f\ufffe\uffff]")
 _WORD = re.compile(r"[^\W\d_]{3,}")
@@ -45,7 +45,7 @@ _GUESS_SAMPLE = 1 << 16  # bytes of non-ASCII lines the guesser judges
 #: the code pages of Latin-script text that cp1252 reads with signs between letters
 _CENTRAL_EUROPEAN = ("cp1250", "iso8859_2", "iso8859_16", "cp1257", "iso8859_13")
 #: a letter, a sign cp1252 has at that byte, a letter: ``pøíli¹`` (Czech ``příliš`` in ISO-8859-2),
-#: ``bêdzie³`` (Polish ``ł``); never in a Western word
+#: ``by³o`` (Polish ``było``); never in a Western word
 _SIGN_IN_WORD = re.compile(r"[^\W\d_][\xa1-\xa6\xa9\xab-\xb3\xb6\xb8\xb9\xbb-\xbf\xd7\xf7](?=[^\W\d_])")
 #: the encodings that browsers read for a label (the WHATWG Encoding Standard): supersets
 _SUPERSET = {
@@ -61,7 +61,22 @@ _SUPERSET = {
     "ascii": "cp1252",
     "tis_620": "cp874",
     "iso8859_11": "cp874",
+    "iso8859_9": "cp1254",
 }
+
+
+def browser_encoding(label: str) -> str:
+    """Return the codec browsers decode a charset label with: the label's superset where it has one.
+
+    ``iso-8859-1`` and ``ascii`` read as cp1252, ``gb2312`` as GB18030,
+    ``shift_jis`` as cp932, ``euc-kr`` as cp949 (the WHATWG Encoding Standard).
+    A label Python does not know is returned as it is.
+    """
+    try:
+        name = codecs.lookup(label).name.replace("-", "_")
+    except LookupError:
+        return label
+    return _SUPERSET.get(name, name)
 
 
 def unmarked_unicode(data: bytes) -> tuple[str, str] | None:
@@ -207,7 +222,7 @@ def guess_legacy(data: bytes, among: tuple[str, ...] | None = None) -> tuple[str
     if best is None:
         return None
     guessed = codecs.lookup(best.encoding).name.replace("-", "_")
-    for encoding in dict.fromkeys((_SUPERSET.get(guessed, guessed), guessed)):
+    for encoding in dict.fromkeys((browser_encoding(guessed), guessed)):
         try:
             return data.decode(encoding), encoding
         except UnicodeDecodeError:  # not the superset, or the guesser judged a sample only

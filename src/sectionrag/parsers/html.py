@@ -19,6 +19,7 @@ from html.parser import HTMLParser as _StdHTMLParser
 from typing import Any, NamedTuple
 
 from sectionrag.errors import ParseError
+from sectionrag.parsers._encodings import browser_encoding
 from sectionrag.parsers._sections import Heading, build_sections, clip_title, nest_levels, normalize_title
 from sectionrag.parsers._source import decode_with_errors, read_source, require_text
 from sectionrag.parsers.headings import classify, is_all_caps, looks_like_sentence, reads_as_labelled_title
@@ -331,7 +332,8 @@ class HtmlParser:
         errors = 0
         if charset and charset not in ("utf-8", "utf8"):
             try:
-                text, encoding = raw.data.decode(charset), charset
+                encoding = browser_encoding(charset)
+                text = raw.data.decode(encoding)
                 text = text.replace("\r\n", "\n").replace("\r", "\n")
             except (LookupError, UnicodeDecodeError):
                 text = None
