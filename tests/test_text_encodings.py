@@ -184,3 +184,10 @@ def test_any_bytes_decode_or_are_refused_as_binary(data: bytes) -> None:
         assert "binary" in str(exc)
     else:
         assert isinstance(text, str) and "\r" not in text and encoding
+
+
+@pytest.mark.parametrize("encoding", ["utf-32", "utf-16", "utf-16-le", "utf-32-be"])
+def test_html_in_utf16_or_utf32_is_still_html_without_an_extension(tmp_path: Path, encoding: str) -> None:
+    html = f"<!DOCTYPE html><html><body><h1>Отчёт</h1><p>{FRENCH}</p></body></html>"
+    doc = parse_bytes(tmp_path, html.encode(encoding), "page")
+    assert doc.metadata["format"] == "html" and doc.sections[0].title == "Отчёт"

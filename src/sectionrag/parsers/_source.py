@@ -192,7 +192,9 @@ def sniff_kind(head: bytes) -> str | None:
     ):
         if head.startswith(magic):
             return "binary"
-    if head.startswith((codecs.BOM_UTF16_LE, codecs.BOM_UTF16_BE)):
+    if head.startswith((codecs.BOM_UTF32_LE, codecs.BOM_UTF32_BE)):
+        text = head.decode("utf-32", errors="ignore")
+    elif head.startswith((codecs.BOM_UTF16_LE, codecs.BOM_UTF16_BE)):
         text = head.decode("utf-16", errors="ignore")
     elif b"\x00" in head:
         # UTF-16 or UTF-32 without a BOM (the head may end inside a character)
