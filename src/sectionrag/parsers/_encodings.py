@@ -4,7 +4,8 @@
 own rules (UTF-8, a BOM) do not decide:
 
 - :func:`unmarked_unicode`: bytes with NULs that decode as UTF-32 or UTF-16
-  (either byte order) into text without control characters;
+  (either byte order) into text (white space; no control, private-use or
+  unassigned characters);
 - :func:`escaped_cjk`: 7-bit bytes with ISO-2022 escape sequences (Japanese
   and Korean mail and old web pages);
 - :func:`decode_legacy` keeps cp1252 where that reads as text in a Latin
