@@ -179,3 +179,13 @@ def test_a_charset_label_reads_as_browsers_read_it(tmp_path: Path, label: str, c
     path.write_bytes(html.encode(codec))
     doc = sectionrag.parse(path)
     assert doc.sections[0].title == title and doc.metadata["encoding"] == codec
+
+
+def test_a_byte_the_browser_encoding_lacks_falls_back_to_the_label(tmp_path: Path):
+    # 0x81 is undefined in cp1252 (what browsers read iso-8859-1 as); ISO-8859-1 has it
+    body = "Café crème brûlée à la française, déjà vu, naïve, été \u0081."
+    html = f'<html><head><meta charset="iso-8859-1"></head><body><h1>Menú</h1><p>{body}</p></body></html>'
+    path = tmp_path / "page.html"
+    path.write_bytes(html.encode("latin-1"))
+    doc = sectionrag.parse(path)
+    assert body in doc.text and doc.metadata["encoding"] == "iso-8859-1"

@@ -331,12 +331,13 @@ class HtmlParser:
         encoding = ""
         errors = 0
         if charset and charset not in ("utf-8", "utf8"):
-            try:
-                encoding = browser_encoding(charset)
-                text = raw.data.decode(encoding)
-                text = text.replace("\r\n", "\n").replace("\r", "\n")
-            except (LookupError, UnicodeDecodeError):
-                text = None
+            # as browsers read the label, else as the label says (cp1252 leaves five bytes undefined)
+            for encoding in dict.fromkeys((browser_encoding(charset), charset)):
+                try:
+                    text = raw.data.decode(encoding).replace("\r\n", "\n").replace("\r", "\n")
+                    break
+                except (LookupError, UnicodeDecodeError):
+                    continue
         if text is None:
             text, encoding, errors = decode_with_errors(raw.data, raw.name)
         require_text(text, raw.name)
