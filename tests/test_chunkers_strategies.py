@@ -256,6 +256,17 @@ def test_a_long_list_without_punctuation_fills_its_chunks(name: str) -> None:
     assert all(c.token_count <= 40 for c in chunks)
 
 
+@pytest.mark.parametrize("name", ["sentence", "recursive"])
+def test_a_long_code_listing_is_cut_between_its_lines(name: str) -> None:
+    # no sentence ends: cuts fall between words, and a line break shortly before is preferred
+    lines = [f"{i} set lccode {i:04x} to {i + 32:04x}" + " and uccode" * (i % 4) for i in range(200)]
+    doc = Document.create("\n".join(lines) + "\n")
+    chunks = sectionrag.chunker(name, size=60, tokenizer=WordTokenizer()).chunk(doc)
+    assert len(chunks) <= 2 * len(lines) * 10 // 60  # filled, not a line a chunk
+    assert all(doc.text[c.end] == "\n" for c in chunks)  # every piece ends a line
+    assert all(c.token_count <= 60 for c in chunks)
+
+
 def test_a_word_longer_than_the_cap_is_cut_between_tokens(hf_tokenizer: Any) -> None:
     text = "Pneumonoultramicroscopicsilicovolcanoconiosis" * 4
     chunks = sectionrag.chunker("sentence", size=5, tokenizer=hf_tokenizer).chunk(Document.create(text))

@@ -36,6 +36,7 @@ _ASCII_WS = " \t\n\r"  # separators every whitespace-splitting tokenizer agrees 
 _PUNCT = frozenset(".,;:!?\"'()[]")  # split from letters by Bert-style and whitespace pre-tokenizers
 _CUT_KINDS = ("sentence end", "clause", "word boundary", "token boundary", "character")
 _LOCAL = 256  # characters before the reach of a cut searched first for a clause or word boundary
+_CONTEXT = 1024  # characters searched back for the line before a cut
 
 
 def trim(text: str, start: int, end: int) -> Span:
@@ -403,6 +404,8 @@ class Measure:
                 last = b if kind >= 3 else min(b, reach + 1)
                 cands = [c for c in self._candidates(kind, context if kind == 0 else a, stop) if a < c < last]
                 found = self._fit(a, cands, limit, header)
+            if found is not None and kind == 2:
+                found = self._back_to_line_break(a, found, header)
             if found is not None:
                 return found[0], found[1], kind
         raise ChunkingError(
@@ -410,6 +413,29 @@ class Measure:
             + (" with its contextual header" if header else "")
             + " exceeds the limit; raise `size` or drop the header"
         )
+
+    def _back_to_line_break(self, a: int, found: tuple[int, int], header: str) -> tuple[int, int]:
+        """Move a cut between words back to a line break shortly before it, if there is one.
+
+        A line of code or of a list is not cut in two where the line before it can
+        end the piece: the break is looked for in the last quarter of the piece
+        (at most ``_LOCAL`` characters).
+        """
+        text = self.text
+        cut, n = found
+        end = _WS_RUN.match(text, cut)
+        if end is not None and "\n" in end.group():
+            return found  # already at a line break
+        br = text.rfind("\n", max(a + 1, cut - min(_LOCAL, (cut - a) // 4)), cut)
+        if br < 0:
+            return found
+        start = br
+        while start > a and text[start - 1].isspace():
+            start -= 1
+        if start <= a:
+            return found
+        m = self.exact(a, start, header)
+        return (start, m) if m <= n else found
 
     def _fit(self, a: int, cands: list[int], limit: int, header: str) -> tuple[int, int] | None:
         """Return ``(c, tokens)`` for the latest candidate cut ``c`` whose piece ``text[a:c]`` fits.
@@ -446,13 +472,17 @@ class Measure:
 def _paragraph_context(text: str, a: int) -> int:
     """Return where sentences around ``a`` are read from: the start of the line before ``a``'s.
 
-    That is ``a`` itself where ``a`` begins a paragraph (the text's start, or a
-    blank line before it).
+    That is ``a`` itself where ``a`` begins a paragraph (a blank line before
+    it). Lines are looked for at most ``_CONTEXT`` characters back, so that a
+    text of one long line is not searched from its start at every cut: past
+    that, the context starts inside the long line (which is no heading).
     """
-    line = text.rfind("\n", 0, a) + 1
+    lo = max(0, a - _CONTEXT)
+    line = text.rfind("\n", lo, a) + 1
     if line == 0:
-        return a
-    before = text.rfind("\n", 0, line - 1) + 1
+        return lo  # the text's start, or inside a line longer than the reach
+    lo = max(0, line - 1 - _CONTEXT)
+    before = max(text.rfind("\n", lo, line - 1) + 1, lo)
     return a if not text[before : line - 1].strip() else before
 
 
