@@ -36,7 +36,7 @@ _ASCII_WS = " \t\n\r"  # separators every whitespace-splitting tokenizer agrees 
 _PUNCT = frozenset(".,;:!?\"'()[]")  # split from letters by Bert-style and whitespace pre-tokenizers
 _CUT_KINDS = ("sentence end", "clause", "word boundary", "token boundary", "character")
 _LOCAL = 256  # characters before the reach of a cut searched first for a clause or word boundary
-_CONTEXT = 1024  # characters searched back for the line before a cut
+_LINE_REACH = 64  # characters of context before a cut (a longer line is no heading)
 
 
 def trim(text: str, start: int, end: int) -> Span:
@@ -470,20 +470,22 @@ class Measure:
 
 
 def _paragraph_context(text: str, a: int) -> int:
-    """Return where sentences around ``a`` are read from: the start of the line before ``a``'s.
+    """Return where sentences around ``a`` are read from, so that ``a`` is not taken for a paragraph's start.
 
-    That is ``a`` itself where ``a`` begins a paragraph (a blank line before
-    it). Lines are looked for at most ``_CONTEXT`` characters back, so that a
-    text of one long line is not searched from its start at every cut: past
-    that, the context starts inside the long line (which is no heading).
+    ``a`` itself where it begins a paragraph (a blank line before it); the start
+    of ``a``'s line where that line begins one; else a point in the line before,
+    at most ``_LINE_REACH`` characters before its end. A line longer than that is
+    no heading, so a context that starts inside one is enough, and the work per
+    cut stays bounded.
     """
-    lo = max(0, a - _CONTEXT)
-    line = text.rfind("\n", lo, a) + 1
+    line = text.rfind("\n", max(0, a - _LINE_REACH), a) + 1
     if line == 0:
-        return lo  # the text's start, or inside a line longer than the reach
-    lo = max(0, line - 1 - _CONTEXT)
-    before = max(text.rfind("\n", lo, line - 1) + 1, lo)
-    return a if not text[before : line - 1].strip() else before
+        return max(0, a - _LINE_REACH)  # the text's start, or inside a long line
+    reach = max(0, line - 1 - _LINE_REACH)
+    before = max(text.rfind("\n", reach, line - 1) + 1, reach)
+    if not text[before : line - 1].strip():
+        return line  # a blank line before: a paragraph begins at ``a``'s line
+    return before
 
 
 class _Counted:
