@@ -429,9 +429,7 @@ class Measure:
         br = text.rfind("\n", max(a + 1, cut - min(_LOCAL, (cut - a) // 4)), cut)
         if br < 0:
             return found
-        start = br
-        while start > a and text[start - 1].isspace():
-            start -= 1
+        start = trim(text, a, br)[1]
         if start <= a:
             return found
         m = self.exact(a, start, header)

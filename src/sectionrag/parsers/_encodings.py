@@ -16,6 +16,9 @@ own rules (UTF-8, a BOM) do not decide:
   (a sign such as ``¹`` inside words). A guessed encoding is read as browsers
   read its label: GB2312 as GB18030, Shift_JIS as cp932, EUC-KR as cp949.
 
+An HTML page's ``<meta charset>`` label is read by :func:`decode_label`, as
+browsers read it.
+
 Western text is never handed to the guesser: short Latin-script texts are where
 statistical guessing errs (French read as Baltic, ``é`` as ``ķ``).
 """
@@ -30,7 +33,7 @@ from collections import Counter
 
 logger = logging.getLogger("sectionrag.parsers")
 
-__all__ = ["browser_encoding", "decode_legacy", "escaped_cjk", "guess_legacy", "unmarked_unicode"]
+__all__ = ["decode_label", "decode_legacy", "escaped_cjk", "unmarked_unicode"]
 
 _CONTROL = re.compile(r"[\x00-\x08\x0b\x0e-\x1f\x7f-\x9f\ufffe\uffff]")
 _WORD = re.compile(r"[^\W\d_]{3,}")
@@ -78,6 +81,21 @@ def browser_encoding(label: str) -> str:
     except LookupError:
         return label
     return _SUPERSET.get(name, name)
+
+
+def decode_label(data: bytes, label: str) -> tuple[str, str] | None:
+    """Return ``(text, encoding)`` for ``data`` read as browsers read ``label``, else as the label says.
+
+    ``None`` where neither decodes it (or Python does not know the label). The
+    label's own codec is the fallback: cp1252, which browsers read ``iso-8859-1``
+    as, leaves five bytes undefined that ISO-8859-1 has.
+    """
+    for encoding in dict.fromkeys((browser_encoding(label), label)):
+        try:
+            return data.decode(encoding), encoding
+        except (LookupError, UnicodeDecodeError):
+            continue
+    return None
 
 
 def unmarked_unicode(data: bytes) -> tuple[str, str] | None:
@@ -222,10 +240,5 @@ def guess_legacy(data: bytes, among: tuple[str, ...] | None = None) -> tuple[str
     best = best or from_bytes(data, cp_isolation=isolation).best()
     if best is None:
         return None
-    guessed = codecs.lookup(best.encoding).name.replace("-", "_")
-    for encoding in dict.fromkeys((browser_encoding(guessed), guessed)):
-        try:
-            return data.decode(encoding), encoding
-        except UnicodeDecodeError:  # not the superset, or the guesser judged a sample only
-            continue
-    return None
+    # (the guesser may have judged a sample only: the whole may not decode)
+    return decode_label(data, codecs.lookup(best.encoding).name.replace("-", "_"))

@@ -169,6 +169,18 @@ def looks_like_pdf(head: bytes) -> bool:
     return head.startswith(b"%PDF-") and _PDF_OBJECT.search(head, 5) is not None
 
 
+def _marked_unicode(data: bytes) -> str | None:
+    """Return ``"utf-32"`` or ``"utf-16"`` where ``data`` starts with that encoding's BOM, else ``None``.
+
+    UTF-32 is looked for first: its little-endian BOM (``FF FE 00 00``) begins as UTF-16's.
+    """
+    if data.startswith((codecs.BOM_UTF32_LE, codecs.BOM_UTF32_BE)):
+        return "utf-32"
+    if data.startswith((codecs.BOM_UTF16_LE, codecs.BOM_UTF16_BE)):
+        return "utf-16"
+    return None
+
+
 def sniff_kind(head: bytes) -> str | None:
     """Guess a file's kind from its first bytes.
 
@@ -192,10 +204,9 @@ def sniff_kind(head: bytes) -> str | None:
     ):
         if head.startswith(magic):
             return "binary"
-    if head.startswith((codecs.BOM_UTF32_LE, codecs.BOM_UTF32_BE)):
-        text = head.decode("utf-32", errors="ignore")
-    elif head.startswith((codecs.BOM_UTF16_LE, codecs.BOM_UTF16_BE)):
-        text = head.decode("utf-16", errors="ignore")
+    marked = _marked_unicode(head)
+    if marked is not None:
+        text = head.decode(marked, errors="ignore")
     elif b"\x00" in head:
         # UTF-16 or UTF-32 without a BOM (the head may end inside a character)
         unmarked = next(filter(None, (unmarked_unicode(head[: len(head) - cut]) for cut in range(4))), None)
@@ -260,10 +271,8 @@ def decode_with_errors(data: bytes, name: str) -> tuple[str, str, int]:
         errors = text.count("\ufffd") - body.count(b"\xef\xbf\xbd")
         if errors:
             logger.warning("%s: %d invalid UTF-8 byte sequence(s) replaced with U+FFFD", name, errors)
-    elif data.startswith((codecs.BOM_UTF32_LE, codecs.BOM_UTF32_BE)):  # before UTF-16: FF FE 00 00
-        text, encoding = data.decode("utf-32", errors="replace"), "utf-32"
-    elif data.startswith((codecs.BOM_UTF16_LE, codecs.BOM_UTF16_BE)):
-        text, encoding = data.decode("utf-16", errors="replace"), "utf-16"
+    elif (marked := _marked_unicode(data)) is not None:
+        text, encoding = data.decode(marked, errors="replace"), marked
     else:
         if b"\x00" in data:
             unmarked = unmarked_unicode(data)

@@ -19,7 +19,7 @@ from html.parser import HTMLParser as _StdHTMLParser
 from typing import Any, NamedTuple
 
 from sectionrag.errors import ParseError
-from sectionrag.parsers._encodings import browser_encoding
+from sectionrag.parsers._encodings import decode_label
 from sectionrag.parsers._sections import Heading, build_sections, clip_title, nest_levels, normalize_title
 from sectionrag.parsers._source import decode_with_errors, read_source, require_text
 from sectionrag.parsers.headings import classify, is_all_caps, looks_like_sentence, reads_as_labelled_title
@@ -327,18 +327,12 @@ class HtmlParser:
             raise TypeError(f"name must be a string, not {type(name).__name__}")
         raw = read_source(source, name)
         charset = _sniff_charset(raw.data)
-        text: str | None = None
-        encoding = ""
+        labelled = decode_label(raw.data, charset) if charset and charset not in ("utf-8", "utf8") else None
         errors = 0
-        if charset and charset not in ("utf-8", "utf8"):
-            # as browsers read the label, else as the label says (cp1252 leaves five bytes undefined)
-            for encoding in dict.fromkeys((browser_encoding(charset), charset)):
-                try:
-                    text = raw.data.decode(encoding).replace("\r\n", "\n").replace("\r", "\n")
-                    break
-                except (LookupError, UnicodeDecodeError):
-                    continue
-        if text is None:
+        if labelled is not None:
+            text, encoding = labelled
+            text = text.replace("\r\n", "\n").replace("\r", "\n")
+        else:
             text, encoding, errors = decode_with_errors(raw.data, raw.name)
         require_text(text, raw.name)
         metadata: dict[str, Any] = {"format": "html", "encoding": encoding}
