@@ -13,7 +13,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from hypothesis import given, settings
+from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
 import sectionrag
@@ -68,6 +68,57 @@ POLISH = (
     "miejscowych pisarzy na kilka spotkań. Dziękujemy wszystkim, którzy przyszli, i liczymy, "
     "że będą z nami także w przyszłości; każda wizyta jest dla nas ważna.\n"
 )
+CZECH = (
+    "Výroční zpráva knihovny\n\n"
+    "V loňském roce knihovna získala přes dva tisíce nových knih. Čtenáři si nejčastěji "
+    "půjčovali romány, učebnice a slovníky. Studovna byla otevřena každý den kromě neděle. "
+    "Příští rok chceme obnovit katalog a pozvat místní spisovatele na několik setkání; "
+    "děkujeme všem, kteří přišli, a těšíme se na další návštěvy. Šťastný nový rok!\n"
+)
+HUNGARIAN = (
+    "A könyvtár éves jelentése\n\n"
+    "Tavaly a könyvtár több mint kétezer új könyvet kapott. Az olvasók leggyakrabban "
+    "regényeket, tankönyveket és szótárakat kölcsönöztek. Az olvasóterem vasárnap kivételével "
+    "minden nap nyitva volt. Jövőre szeretnénk megújítani a katalógust, és több "
+    "találkozót szervezünk helyi írókkal; köszönjük mindenkinek, aki eljött, és várjuk "
+    "őket a következő évben is. A tűzoltók is meglátogattak minket.\n"
+)
+TURKISH = (
+    "Kütüphanenin yıllık raporu\n\n"
+    "Geçen yıl kütüphaneye iki binden fazla yeni kitap geldi. Okuyucular en çok roman, "
+    "ders kitabı ve sözlük ödünç aldı. Okuma salonu pazar günü dışında her gün açıktı. "
+    "Gelecek yıl kataloğu yenilemeyi ve yerel yazarlarla birkaç buluşma düzenlemeyi "
+    "planlıyoruz; gelen herkese teşekkür ederiz. İstanbul'dan gelen okurlar da çoğaldı.\n"
+)
+LITHUANIAN = (
+    "Bibliotekos metinė ataskaita\n\n"
+    "Praėjusiais metais biblioteka gavo daugiau nei du tūkstančius naujų knygų. Skaitytojai "
+    "dažniausiai skolinosi romanus, vadovėlius ir žodynus. Skaitykla buvo atvira kiekvieną "
+    "dieną, išskyrus sekmadienį. Kitais metais ketiname atnaujinti katalogą ir pakviesti "
+    "vietos rašytojus į kelis susitikimus; dėkojame visiems, kurie atėjo.\n"
+)
+WESTERN = {
+    "german": "Die Bücher wurden über den Hof getragen; Fräulein Müller öffnete die Tür und "
+    "grüßte die Gäste. Später saßen alle im großen Saal, tranken Kaffee und aßen Kuchen.",
+    "spanish": "El año pasado la biblioteca recibió más de dos mil libros. Los lectores "
+    "pidieron novelas, diccionarios y manuales; la señora García organizó reuniones "
+    "¿quién sabe cuántas? con escritores de la región y niños del barrio.",
+    "portuguese": "No ano passado a biblioteca recebeu mais de dois mil livros. As edições "
+    "antigas estão na sala de leitura; não há exceções, e a coleção de poesia já é a "
+    "maior da região. Vovó João contou histórias às crianças.",
+    "danish": "Sidste år fik biblioteket mere end to tusind nye bøger. Læserne lånte især "
+    "romaner, og læsesalen var åben hver dag undtagen søndag; næste år får vi flere "
+    "møder med forfattere fra området og små børn.",
+    "icelandic": "Á síðasta ári fékk bókasafnið meira en tvö þúsund nýjar bækur. Lesendur "
+    "fengu helst skáldsögur að láni og lesstofan var opin alla daga nema sunnudaga; "
+    "þá komu höfundar í heimsókn.",
+    "italian": "L'anno scorso la biblioteca ha ricevuto più di duemila libri. La sala di "
+    "lettura è stata aperta ogni giorno, e perciò molti lettori sono tornati; però "
+    "la città ha chiesto più attività per le scuole così com'è già successo.",
+    "french and german": "Le château était à côté du marché. Über die Brücke gingen die "
+    "Männer zur Kirche; à la fin, tout le monde était très fatigué et müde, même les élèves "
+    "et les Schüler.",
+}
 FRENCH = (
     "Rapport annuel de la bibliothèque\n\n"
     "L'année dernière, la bibliothèque a reçu plus de deux mille livres. Les lecteurs ont "
@@ -98,6 +149,13 @@ def parse_bytes(tmp_path: Path, data: bytes, name: str = "doc.txt") -> sectionra
         (KOREAN, "cp949"),
         (POLISH, "iso8859_2"),
         (POLISH, "cp1250"),
+        (CZECH, "cp1250"),
+        (CZECH, "iso8859_2"),
+        (HUNGARIAN, "cp1250"),
+        (HUNGARIAN, "iso8859_2"),
+        (TURKISH, "cp1254"),
+        (TURKISH, "iso8859_9"),
+        (LITHUANIAN, "cp1257"),
     ],
 )
 def test_a_legacy_code_page_decodes_back_exactly(tmp_path: Path, text: str, encoding: str) -> None:
@@ -113,6 +171,39 @@ def test_a_legacy_code_page_decodes_back_exactly(tmp_path: Path, text: str, enco
 def test_western_text_stays_cp1252_even_with_runs_of_accents(tmp_path: Path, encoding: str) -> None:
     doc = parse_bytes(tmp_path, FRENCH.encode(encoding))
     assert doc.text == FRENCH and doc.metadata["encoding"] == "cp1252"
+
+
+@pytest.mark.parametrize("language", sorted(WESTERN))
+def test_western_languages_stay_cp1252(tmp_path: Path, language: str) -> None:
+    # (their letters read in cp1250 or cp1254 as Czech, Slovak or Turkish ones: "è" as "č")
+    text = WESTERN[language] + "\n"
+    doc = parse_bytes(tmp_path, text.encode("cp1252"))
+    assert doc.text == text and doc.metadata["encoding"] == "cp1252"
+
+
+_WESTERN_LETTERS = {
+    "french": "àâæçéèêëîïôœùûüÿ",
+    "german": "äöüß",
+    "spanish": "áéíñóúü",
+    "danish": "æøåéó",
+    "icelandic": "áðéíóúýþæö",
+    "italian": "àèéìíîòóùú",
+}
+
+
+@settings(max_examples=80, deadline=None)
+@given(data=st.data(), language=st.sampled_from(sorted(_WESTERN_LETTERS)))
+def test_any_text_in_one_western_alphabet_stays_cp1252(data: st.DataObject, language: str) -> None:
+    letters = _WESTERN_LETTERS[language]
+    word = st.text(alphabet="abcdefghijklmnoprstuvwyz" + letters + letters.upper(), min_size=1, max_size=12)
+    text = " ".join(data.draw(st.lists(word, min_size=20, max_size=80))) + "\n"
+    raw = text.encode("cp1252")
+    try:
+        raw.decode("utf-8")  # (ASCII, or accents that happen to spell UTF-8, read as UTF-8)
+    except UnicodeDecodeError:
+        assert decode_text(raw, "x.txt") == (text, "cp1252")
+    else:
+        assume(False)
 
 
 @pytest.mark.parametrize("encoding", ["utf-16-le", "utf-16-be", "utf-32-le", "utf-32-be"])

@@ -8,8 +8,10 @@ own rules (UTF-8, a BOM) do not decide:
   unassigned characters);
 - :func:`escaped_cjk`: 7-bit bytes with ISO-2022 escape sequences (Japanese
   and Korean mail and old web pages);
-- :func:`decode_legacy` keeps cp1252 where that reads as text in a Latin
-  script (accented letters between ASCII ones), and elsewhere
+- :func:`decode_legacy` reads text in a Latin script (accented letters between
+  ASCII ones) in the Latin code page whose letters spell one language's
+  alphabet (:func:`latin_code_page`: cp1252 unless another page reads clearly
+  better, as Czech in cp1250 or Turkish in cp1254 do), and elsewhere
   :func:`guess_legacy` asks charset-normalizer (installed with pdfplumber)
   which code page other bytes are in: Cyrillic, Greek, Hebrew, Arabic, Thai,
   Chinese, Japanese, Korean, and Latin text in Central European code pages
@@ -51,6 +53,47 @@ _CENTRAL_EUROPEAN = ("cp1250", "iso8859_2", "iso8859_16", "cp1257", "iso8859_13"
 #: a letter, a sign cp1252 has at that byte, a letter: ``pøíli¹`` (Czech ``příliš`` in ISO-8859-2),
 #: ``by³o`` (Polish ``było``); never in a Western word
 _SIGN_IN_WORD = re.compile(r"[^\W\d_][\xa1-\xa6\xa9\xab-\xb3\xb6\xb8\xb9\xbb-\xbf\xd7\xf7](?=[^\W\d_])")
+#: the code pages of Latin-script text :func:`latin_code_page` chooses among (cp1252 first)
+_LATIN_PAGES = ("cp1252", "cp1250", "iso8859_2", "cp1254", "cp1257")
+_ASCII = bytes(range(128))
+#: the share of letters an alphabet must cover before a code page other than cp1252 is taken,
+#: and by how much more than cp1252's
+_ALPHABET_SURE = 0.97
+_ALPHABET_MARGIN = 0.04
+
+
+def _alphabet(lower: str) -> frozenset[str]:
+    """Return the letters of ``lower`` and their capitals (where a capital is one letter)."""
+    return frozenset(lower) | {c.upper() for c in lower if len(c.upper()) == 1}
+
+
+#: the letters beyond ASCII that each Latin-script language writes, without rare loan words
+_ALPHABETS = {
+    language: _alphabet(letters)
+    for language, letters in {
+        "french": "àâæçéèêëîïôœùûüÿ",
+        "german": "äöüß",
+        "spanish": "áéíñóúü",
+        "portuguese": "áâãàçéêíóôõú",
+        "italian": "àèéìíîòóùú",
+        "catalan": "àçèéíïòóúü",
+        "dutch": "áàäéèëíïóöúü",
+        "danish and norwegian": "æøåéó",
+        "swedish and finnish": "åäöé",
+        "icelandic": "áðéíóúýþæö",
+        "estonian": "äõöüšž",
+        "latvian": "āčēģīķļņšūž",
+        "lithuanian": "ąčęėįšųūž",
+        "polish": "ąćęłńóśźż",
+        "czech": "áčďéěíňóřšťúůýž",
+        "slovak": "áäčďéíĺľňóôŕšťúýž",
+        "croatian and slovene": "čćđšž",
+        "hungarian": "áéíóöőúüű",
+        "romanian": "ăâîșşțţ",
+        "turkish": "çğıİöşüâî",
+        "albanian": "çë",
+    }.items()
+}
 #: the encodings that browsers read for a label (the WHATWG Encoding Standard): supersets
 _SUPERSET = {
     "gb2312": "gb18030",
@@ -152,8 +195,10 @@ def escaped_cjk(data: bytes) -> tuple[str, str] | None:
 def decode_legacy(data: bytes) -> tuple[str, str]:
     """Decode bytes that are not UTF-8: ``(text, encoding)``.
 
-    cp1252 (latin-1 where cp1252 has a hole) where that reads as a Latin-script
-    language, or where fewer than a dozen bytes are above 127: too little to
+    Where the bytes read as a Latin-script language, the Latin code page whose
+    letters spell one language's alphabet best (:func:`latin_code_page`;
+    cp1252, or latin-1 where cp1252 has a hole, unless another reads clearly
+    better); cp1252 where fewer than a dozen bytes are above 127: too little to
     judge. Else the code page charset-normalizer finds; a guess that reads as
     another Latin code page is taken only where signs stood between letters (a
     list of accented letters, a stray byte in German text stay Western).
@@ -163,12 +208,76 @@ def decode_legacy(data: bytes) -> tuple[str, str]:
     except UnicodeDecodeError:
         text, encoding = data.decode("latin-1"), "latin-1"
     doubt = _doubt(data, text, defined=encoding == "cp1252")
+    if doubt != "runs" and (latin := latin_code_page(data)) is not None:
+        return latin
     if doubt is None:
         return text, encoding
     guessed = guess_legacy(data, _CENTRAL_EUROPEAN if doubt == "signs" else None)
     if guessed is None or (doubt != "signs" and _mostly_latin(guessed[0])):
         return text, encoding
     return guessed
+
+
+def latin_code_page(data: bytes) -> tuple[str, str] | None:
+    """Return ``(text, encoding)`` where a Latin code page other than cp1252 reads ``data`` clearly better.
+
+    Each code page of :data:`_LATIN_PAGES` is scored by how much of what it
+    reads in the bytes above 127 (letters, and signs or control characters
+    against a letter) one language's alphabet covers (:data:`_ALPHABETS`):
+    Czech in cp1250 reads in cp1252 as ``pøíli¹`` or ``vìtšina``, letters of
+    no one language. Another page wins only with nearly all of it covered and
+    clearly more than cp1252; ``None`` (keep cp1252) otherwise, and where fewer
+    than a dozen letters are found: too few to judge.
+    """
+    high = Counter(data.translate(None, _ASCII))
+    if sum(high.values()) < _MIN_HIGH:
+        return None
+    west = _alphabet_score(data, high, "cp1252")
+    if west is None:
+        return None
+    best: tuple[float, str] | None = None
+    for page in _LATIN_PAGES[1:]:
+        score = _alphabet_score(data, high, page)
+        if score is not None and (best is None or score > best[0]):
+            best = (score, page)
+    if best is None or best[0] < _ALPHABET_SURE or best[0] < west + _ALPHABET_MARGIN:
+        return None
+    return data.decode(best[1]), best[1]
+
+
+def _alphabet_score(data: bytes, high: Counter[int], page: str) -> float | None:
+    """Return the share of the letters ``page`` reads in ``data`` that one language's alphabet covers.
+
+    ``high`` counts the bytes above 127. Signs and control characters that
+    stand against a letter count as letters no alphabet has (``¹`` in
+    ``pøíli¹``); punctuation, and signs elsewhere, do not count. ``None`` where
+    ``page`` leaves a byte undefined (for cp1252: where nothing else is
+    judged) or fewer than :data:`_MIN_HIGH` letters are found.
+    """
+    letters: Counter[str] = Counter()
+    strays = bytearray()
+    for byte, n in high.items():
+        try:
+            char = bytes((byte,)).decode(page)
+        except UnicodeDecodeError:
+            if page != "cp1252":
+                return None
+            strays.append(byte)  # (cp1252's five holes: latin-1 reads them as control characters)
+            continue
+        if char.isalpha():
+            letters[char] += n
+        elif unicodedata.category(char)[0] in "SCN":
+            strays.append(byte)
+    if sum(letters.values()) < _MIN_HIGH:
+        return None
+    stray = 0
+    if strays:
+        signs = b"[" + re.escape(bytes(strays)) + b"]"
+        # (any byte above 127 stands for a letter here: the page reads most of them as letters)
+        against = rb"(?<=[A-Za-z\x80-\xff])" + signs + b"|" + signs + rb"(?=[A-Za-z\x80-\xff])"
+        stray = len(re.findall(against, data))
+    covered = max(sum(n for c, n in letters.items() if c in alphabet) for alphabet in _ALPHABETS.values())
+    return covered / (sum(letters.values()) + stray)
 
 
 def _doubt(data: bytes, text: str, *, defined: bool) -> str | None:
