@@ -7,7 +7,8 @@ a part label over a title that is itself a label word, a heading beside the
 other column's equation number, a book's front titles in capitals at the text
 size, bibliography entries in italics, lettered appendices, contents entries
 whose headings stand level with a line of the other column, a contents without
-leaders or a column of numbers, and a short contents before the full one.
+leaders or a column of numbers, a short contents before the full one, and a part's own
+label set over its title two lines apart.
 """
 
 from __future__ import annotations
@@ -674,3 +675,38 @@ def test_a_chapter_whose_page_prints_the_first_words_of_its_contents_title_is_ke
     got = tree(parse(f.write(tmp_path / "kapitel.pdf")))
     assert (1, "Kapitel 2 Die Hauptklassen") in got, got
     assert (2, "2.1 Schriften") in got and (2, "3.1 Papierformat") in got, got
+
+
+def test_a_part_label_over_its_title_far_apart_is_one_heading_above_its_chapters(tmp_path: Path):
+    # a part page prints its own label ("Theme B", no label word sectionrag knows) over the part's
+    # title, two lines apart in one face; the contents lists them as one entry, above the chapters
+    f = Flow()
+    f.heading("Field Manual", 20, before=0).para(4).new_page()
+    contents = f.pages[-1]
+    f.new_page()
+    entries: list[tuple[str, int, float, float]] = []
+    for label, part, chapters in (
+        ("Theme A", "Groundwork", ["Copyright", "Introduction"]),
+        ("Theme B", "Background", ["Plot", "Set", "Show"]),
+    ):
+        f.lines.append(Line(label, x=72, y=500, size=22, bold=True))
+        f.lines.append(Line(part, x=72, y=440, size=22, bold=True))  # 38 pt under the label
+        entries.append((f"{label}. {part}", len(f.pages), 72.0, 12.0))
+        f.new_page()
+        for chapter in chapters:
+            f.heading(chapter, 16, before=0 if not f.lines else 14).para(8)
+            entries.append((chapter, len(f.pages), 90.0, 10.0))
+        f.new_page()
+    f.pages.pop()
+    contents.lines.append(Line("Contents", y=720, size=20, bold=True))
+    y = 680.0
+    for title, page, x, size in entries:
+        contents.lines.append(Line(_leadered(title, page), x=x, y=y, size=size, bold=x == 72.0))
+        y -= 16
+    doc = parse(f.write(tmp_path / "part-pages.pdf"))
+    levels = {title: level for level, title in tree(doc)}
+    assert "Theme B" not in levels and "Background" not in levels  # (two lines, one heading)
+    assert levels["Theme A Groundwork"] == levels["Theme B Background"]
+    assert levels["Theme B Background"] < levels["Plot"] == levels["Show"] == levels["Copyright"]
+    paths = {s.title: s.path for s in doc.sections}
+    assert paths["Show"] == ("Theme B Background", "Show")

@@ -99,7 +99,10 @@ def apply_contents(
         first = entry.heading[0]
         page = entry.page_index if entry.page_index is not None else first.page
         c = owner.get(id(first))
-        if c is None:
+        # a title printed on two lines that were found as two headings ("Part B" over its title)
+        # is one heading, unless a later line is a numbered heading of its own
+        later = [owner[id(ln)] for ln in entry.heading[1:] if id(ln) in owner and owner[id(ln)] is not c]
+        if c is None or (later and not any(o.numbered for o in later)):
             for ln in entry.heading:
                 if id(ln) in owner:
                     removed.add(id(owner[id(ln)]))

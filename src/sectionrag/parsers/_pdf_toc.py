@@ -516,7 +516,7 @@ def _find_on_page(
             if count > 1:
                 nxt = lines[i + count - 1] if i + count - 1 < len(lines) else None
                 prev = lines[i + count - 2]
-                if nxt is None or not 0 <= nxt.top - prev.bottom < 1.5 * max(prev.size, 1.0):
+                if nxt is None or not 0 <= nxt.top - prev.bottom < _join_gap(prev, nxt):
                     break
                 text = join_title_lines([text, nxt.text])
             norm = normalize_for_match(text)
@@ -530,6 +530,18 @@ def _find_on_page(
         if best is not None:
             return i, best
     return None
+
+
+def _join_gap(prev: PdfLine, nxt: PdfLine) -> float:
+    """Return the widest gap over which ``nxt`` can continue the title ``prev`` begins.
+
+    A wrapped title's lines are a line apart; a label and its title set in one
+    face on an opening page ("Part B" over "Background") stand up to two and a
+    half lines apart. The contents entry they must spell together vouches for
+    the join.
+    """
+    one_face = abs(prev.size - nxt.size) < 0.3 and prev.bold == nxt.bold and prev.italic == nxt.italic
+    return (2.5 if one_face else 1.5) * max(prev.size, 1.0)
 
 
 def _locate(entries: list[TocEntry], pages: list[list[PdfLine]], body: float) -> None:
