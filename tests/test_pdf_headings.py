@@ -391,6 +391,19 @@ def test_lone_item_label_and_punctuation_titles_are_not_headings(tmp_path: Path)
     assert section(doc, "Item 1A. Risk Factors").path == ("PART I", "Item 1A. Risk Factors")
 
 
+def test_a_labelled_sentence_in_the_text_face_is_no_heading(tmp_path: Path):
+    # a paragraph of its own in the text's face that opens on a label word ("Appendix A", "Article
+    # 1") and ends in a full stop is a sentence; a labelled title in that face stays a heading
+    f = Flow().heading("1 Introduction", 14).para(4)
+    f.gap(8).line("Appendix A describes the options of this package.", after=20)
+    f.line("Article 1 is fundamental.", after=20).para(4)
+    f.line("Item 2. Properties.", after=20).para(5)
+    f.heading("2 Usage", 14).para(6)
+    f.heading("Appendix A Package options", 14).para(6)
+    doc = parse(f.write(tmp_path / "labelled-sentences.pdf"))
+    assert titles(doc) == ["1 Introduction", "Item 2. Properties.", "2 Usage", "Appendix A Package options"]
+
+
 # ------------------------------------------------------------------ faces without case
 
 

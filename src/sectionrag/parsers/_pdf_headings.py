@@ -1146,6 +1146,16 @@ def _plain_text(
     )
 
 
+def _plain_face(ln: PdfLine, body: float) -> bool:
+    """Tell a line upright and regular at the text's size, in mixed case: the text's own face."""
+    return (
+        not ln.bold
+        and not ln.italic
+        and 0.92 * body <= ln.size < 1.12 * body
+        and any(c.islower() for c in ln.text)
+    )
+
+
 def _is_heading_line(
     ln: PdfLine,
     prev: PdfLine | None,
@@ -1289,6 +1299,15 @@ def _is_heading_line(
         return False
     if letters >= 2 and mathy and not release:
         return False
+    if (
+        numbered
+        and style is not None
+        and style.kind in LABEL_WORD_KINDS
+        and _plain_face(ln, body)
+        and rest.endswith(".")
+        and not reads_as_labelled_title(style)
+    ):
+        return False  # "Appendix A describes the options." in the text's own face: a sentence
     if numbered and style is not None and style.kind in ("num", "alnum") and len(rest.split()) > 8:
         check = rest.rstrip("?!:")  # "1. Determine whether any printers use the backends." is a step
     elif numbered:
