@@ -7,8 +7,8 @@ a part label over a title that is itself a label word, a heading beside the
 other column's equation number, a book's front titles in capitals at the text
 size, bibliography entries in italics, lettered appendices, contents entries
 whose headings stand level with a line of the other column, a contents without
-leaders or a column of numbers, a short contents before the full one, and a part's own
-label set over its title two lines apart.
+leaders or a column of numbers, a short contents before the full one, a part's own
+label set over its title two lines apart, and a row that lost its page number.
 """
 
 from __future__ import annotations
@@ -710,3 +710,35 @@ def test_a_part_label_over_its_title_far_apart_is_one_heading_above_its_chapters
     assert levels["Theme B Background"] < levels["Plot"] == levels["Show"] == levels["Copyright"]
     paths = {s.title: s.path for s in doc.sections}
     assert paths["Show"] == ("Theme B Background", "Show")
+
+
+def test_a_contents_row_that_lost_its_page_number_is_an_entry_of_its_own(tmp_path: Path):
+    # a row ending in leaders without its number (taken for the page's running number) is no
+    # wrapped first line of the title below it: both are entries, at their own levels
+    f = Flow()
+    f.heading("Handbook", 24, before=0).para(3)
+    contents = f.pages[-1]
+    f.new_page()
+    rows: list[tuple[str, int, float]] = []
+    for chapter, sections in (("1 Setup", ["1.1 Requirements", "1.2 Build"]), ("2 Usage", ["2.1 Preamble"])):
+        f.heading(chapter, 16, before=0).para(6)
+        rows.append((chapter, len(f.pages), 72.0))
+        for sec in sections:
+            f.heading(sec, 13).para(6)
+            rows.append((sec, len(f.pages), 90.0))
+            sub = f"{sec} Options"
+            f.heading(sub.replace(" ", ".1 ", 1), 11).para(5)
+            rows.append((sub.replace(" ", ".1 ", 1), len(f.pages), 108.0))
+        f.new_page()
+    f.pages.pop()
+    contents.lines.append(Line("Contents", y=600, size=16, bold=True))
+    y = 570.0
+    for title, page, x in rows:
+        text = _leadered(title, page)
+        if title == "2.1 Preamble":
+            text = text.rsplit(" ", 1)[0]  # the page number lost
+        contents.lines.append(Line(text, x=x, y=y, bold=x == 72.0))
+        y -= 14
+    doc = parse(f.write(tmp_path / "lost-number.pdf"))
+    paths = {s.title: s.path for s in doc.sections}
+    assert paths["2.1.1 Preamble Options"] == ("2 Usage", "2.1 Preamble", "2.1.1 Preamble Options")

@@ -32,11 +32,11 @@ CONTENTS_TITLES = frozenset(
 # a page number: "12", "xiv", "Pages 3 - 23", or numbered within its chapter ("3-8", "A-2")
 _PAGE = r"(?:\d{1,3}[-\u2013]\d{1,4}|[A-Z][-\u2013]\d{1,4}|\d{1,4}|[ivxlc]{1,7})"
 _PAGE_REF = re.compile(rf"^(?:pages?\s+)?(?P<page>{_PAGE})(?:\s*[-\u2013]\s*\d{{1,4}})?$", re.I)
-_LEADERED = re.compile(
-    r"^(?P<title>.*?\S)\s*(?:(?:\.\s?){3,}|(?:[\u2026\u22ef]\s?)+|(?:[\u00b7\ua78f\u30fb\u2219]\s?){3,}|(?:_\s?){3,})\s*"
-    rf"(?P<page>{_PAGE})$",
-    re.I,
-)
+# leaders: dots, ellipses, the middle dots CJK fonts set, underscores
+_LEADERS = r"(?:(?:\.\s?){3,}|(?:[\u2026\u22ef]\s?)+|(?:[\u00b7\ua78f\u30fb\u2219]\s?){3,}|(?:_\s?){3,})"
+_LEADERED = re.compile(rf"^(?P<title>.*?\S)\s*{_LEADERS}\s*(?P<page>{_PAGE})$", re.I)
+# a row that ends in leaders has lost its page number (set apart as the page's running number)
+_ENDS_IN_LEADERS = re.compile(rf"{_LEADERS}$")
 _TRAILING_PAGE = re.compile(rf"^(?P<title>.*?\S)\s+(?P<page>{_PAGE})$", re.I)
 _ENDS_IN_PAGE = re.compile(r"(?:^|[^0-9A-Za-z])(?:\d{1,4}|[ivxlc]{1,7})$", re.I)
 _BULLETS = "\u2022\u25e6\u25aa\u25a0\u25cf\u2666\u2013\u2014*>\uf0b7\uf0a7"
@@ -391,13 +391,18 @@ def _entries_of(
             label_only = numbered_prev is not None and numbered_prev.label and not numbered_prev.rest
             width = prev_pieces[-1].x1 - prev_x0
             column = (pieces[-1].x0 if len(pieces) > 1 else pieces[-1].x1) - prev_x0
-            if not label_only and width >= 0.7 * column and x0 >= prev_x0 - 2:
+            # (a row ending in leaders is an entry of its own whose page number was lost)
+            leadered = _ENDS_IN_LEADERS.search(prev_text) is not None
+            if not label_only and not leadered and width >= 0.7 * column and x0 >= prev_x0 - 2:
                 title = normalize_title(f"{prev_text} {title}")
                 x0 = prev_x0
                 pending.pop()
                 continue
             break
         for group_pieces, group_text in pending:
+            # (an entry whose page number was lost keeps its title, without the leaders)
+            if _ENDS_IN_LEADERS.search(group_text):
+                group_text = _ENDS_IN_LEADERS.sub("", group_text).rstrip(" .") or group_text
             if not looks_like_sentence(group_text, max_words=16):
                 first_piece = group_pieces[0]
                 face = (round(first_piece.size, 1), first_piece.bold)
