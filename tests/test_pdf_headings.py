@@ -397,11 +397,23 @@ def test_a_labelled_sentence_in_the_text_face_is_no_heading(tmp_path: Path):
     f = Flow().heading("1 Introduction", 14).para(4)
     f.gap(8).line("Appendix A describes the options of this package.", after=20)
     f.line("Article 1 is fundamental.", after=20).para(4)
+    # a paragraph of a description list that opens on a label and runs on into its next line
+    f.gap(8).line("Appendix B Description of the driver file (the counterpart of the", after=12)
+    f.line("kernel's own file) and of the scripts that process it.", after=20).para(3)
     f.line("Item 2. Properties.", after=20).para(5)
+    # (a labelled title that wraps in the text's face stays one)
+    f.gap(8).line("Item 3. Quantitative and Qualitative Disclosures About Market", after=12)
+    f.line("Risk", after=20).para(4)
     f.heading("2 Usage", 14).para(6)
     f.heading("Appendix A Package options", 14).para(6)
     doc = parse(f.write(tmp_path / "labelled-sentences.pdf"))
-    assert titles(doc) == ["1 Introduction", "Item 2. Properties.", "2 Usage", "Appendix A Package options"]
+    assert titles(doc) == [
+        "1 Introduction",
+        "Item 2. Properties.",
+        "Item 3. Quantitative and Qualitative Disclosures About Market Risk",
+        "2 Usage",
+        "Appendix A Package options",
+    ]
 
 
 # ------------------------------------------------------------------ faces without case

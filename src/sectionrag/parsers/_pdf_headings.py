@@ -1451,7 +1451,19 @@ def _is_heading_line(
         titled = bool(style.rest) or (
             nxt is not None and (nxt.bold or nxt.size > ln.size + 0.5 or is_all_caps(nxt.text))
         )
-        return spaced and len(words) <= 12 and titled  # a plain "Item 1" in a figure is a label
+        # a line in the text's own face that runs on into the next, set tight below it in its face,
+        # opens a paragraph ("Appendix B Description of the driver file (counterpart" / "for ...)"),
+        # unless its words read as a labelled title wrapping ("Item 2. Management's Discussion ...")
+        runs_on = (
+            _plain_face(ln, body)
+            and nxt is not None
+            and nxt.font == ln.font
+            and abs(nxt.size - ln.size) < 0.3
+            and gap_below < line_gap * 1.3
+            and not reads_as_labelled_title(style)
+        )
+        # (a plain "Item 1" in a figure is a label)
+        return spaced and len(words) <= 12 and titled and not runs_on
     # "1.1 STOCK PAPER SIZE OPTIONS" in small capitals
     return (
         numbered
