@@ -1123,6 +1123,16 @@ _LABEL_KINDS = ("part", "item", "note", "chapter", "appendix", "article")
 _SECTION_LABEL = re.compile(r"\d{1,3}(?:\.\d{1,3})*\.?")
 
 
+def _plain_face(ln: PdfLine, body: float) -> bool:
+    """Tell a line upright and regular at the text's size, in mixed case: the text's own face."""
+    return (
+        not ln.bold
+        and not ln.italic
+        and 0.92 * body <= ln.size < 1.12 * body
+        and any(c.islower() for c in ln.text)
+    )
+
+
 def _plain_text(
     ln: PdfLine, body: float, light: set[tuple[float, str]] | None, caseless: set[Style] | None
 ) -> bool:
@@ -1134,25 +1144,12 @@ def _plain_text(
     """
     text = ln.text
     return (
-        not ln.bold
-        and not ln.italic
-        and 0.92 * body <= ln.size < 1.12 * body
+        _plain_face(ln, body)
         and not (caseless and style_of(ln) in caseless)
         and not (light and (round(ln.size * 2) / 2, ln.font) in light)
         and SMALL_CAPS_FONT.search(ln.font) is None
         and _SUBSECTION_NUMBER.match(text) is None
         and not text.startswith(_STRONG_PREFIXES)
-        and any(c.islower() for c in text)
-    )
-
-
-def _plain_face(ln: PdfLine, body: float) -> bool:
-    """Tell a line upright and regular at the text's size, in mixed case: the text's own face."""
-    return (
-        not ln.bold
-        and not ln.italic
-        and 0.92 * body <= ln.size < 1.12 * body
-        and any(c.islower() for c in ln.text)
     )
 
 
