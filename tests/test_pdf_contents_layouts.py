@@ -25,6 +25,15 @@ def _leadered(title: str, page: int) -> str:
     return f"{title} " + ". " * 20 + str(page)
 
 
+def _print_contents(page: Page, entries: list[tuple[str, int, float, float]]) -> None:
+    """Print a contents on ``page``: its title, then a leadered row per (title, page, indent, size)."""
+    page.lines.append(Line("Contents", y=720, size=20, bold=True))
+    y = 680.0
+    for title, number, x, size in entries:
+        page.lines.append(Line(_leadered(title, number), x=x, y=y, size=size, bold=x == 72.0))
+        y -= 16
+
+
 def test_parts_listed_flush_with_the_chapters_but_larger_stand_above_them(tmp_path: Path):
     # "Basics" in 12 pt bold, flush with "Copyright" and "Introduction" in 10 pt bold: a part
     f = Flow()
@@ -42,11 +51,7 @@ def test_parts_listed_flush_with_the_chapters_but_larger_stand_above_them(tmp_pa
             entries.append((f"{chapter} options", len(f.pages), 90.0, 10.0))
         f.new_page()
     f.pages.pop()
-    contents.lines.append(Line("Contents", y=720, size=20, bold=True))
-    y = 680.0
-    for title, page, x, size in entries:
-        contents.lines.append(Line(_leadered(title, page), x=x, y=y, size=size, bold=x == 72.0))
-        y -= 16
+    _print_contents(contents, entries)
     doc = parse(f.write(tmp_path / "flush-parts.pdf"))
     levels = {title: level for level, title in tree(doc)}
     assert levels["Basics"] == levels["Commands"]
@@ -698,11 +703,7 @@ def test_a_part_label_over_its_title_far_apart_is_one_heading_above_its_chapters
             entries.append((chapter, len(f.pages), 90.0, 10.0))
         f.new_page()
     f.pages.pop()
-    contents.lines.append(Line("Contents", y=720, size=20, bold=True))
-    y = 680.0
-    for title, page, x, size in entries:
-        contents.lines.append(Line(_leadered(title, page), x=x, y=y, size=size, bold=x == 72.0))
-        y -= 16
+    _print_contents(contents, entries)
     doc = parse(f.write(tmp_path / "part-pages.pdf"))
     levels = {title: level for level, title in tree(doc)}
     assert "Theme B" not in levels and "Background" not in levels  # (two lines, one heading)

@@ -41,7 +41,8 @@ _CONTROL = re.compile(r"[\x00-\x08\x0b\x0e-\x1f\x7f-\x9f\ufffe\uffff]")
 _WORD = re.compile(r"[^\W\d_]{3,}")
 #: ISO-2022-JP and ISO-2022-KR designations of a double-byte set
 _ISO2022 = ((b"\x1b$B", "iso2022_jp"), (b"\x1b$@", "iso2022_jp"), (b"\x1b$)C", "iso2022_kr"))
-_HIGH = bytes(range(128, 256))
+#: the bytes below 128: ``data.translate(None, ASCII)`` leaves the bytes above 127
+ASCII = bytes(range(128))
 _HIGH_RUN = re.compile(rb"[\x80-\xff]{3,}")
 _MIN_HIGH = 12  # bytes above 127 needed before a text is judged not Western
 #: a text is not Western where more than this share of its bytes above 127 run three or more together
@@ -55,7 +56,6 @@ _CENTRAL_EUROPEAN = ("cp1250", "iso8859_2", "iso8859_16", "cp1257", "iso8859_13"
 _SIGN_IN_WORD = re.compile(r"[^\W\d_][\xa1-\xa6\xa9\xab-\xb3\xb6\xb8\xb9\xbb-\xbf\xd7\xf7](?=[^\W\d_])")
 #: the code pages of Latin-script text :func:`latin_code_page` chooses among (cp1252 first)
 _LATIN_PAGES = ("cp1252", "cp1250", "iso8859_2", "cp1254", "cp1257")
-_ASCII = bytes(range(128))
 #: the share of letters an alphabet must cover before a code page other than cp1252 is taken,
 #: and by how much more than cp1252's
 _ALPHABET_SURE = 0.97
@@ -207,8 +207,9 @@ def decode_legacy(data: bytes) -> tuple[str, str]:
         text, encoding = data.decode("cp1252"), "cp1252"
     except UnicodeDecodeError:
         text, encoding = data.decode("latin-1"), "latin-1"
-    doubt = _doubt(data, text, defined=encoding == "cp1252")
-    if doubt != "runs" and (latin := latin_code_page(data)) is not None:
+    high = data.translate(None, ASCII)
+    doubt = _doubt(data, text, high=len(high), defined=encoding == "cp1252")
+    if doubt != "runs" and (latin := latin_code_page(data, high)) is not None:
         return latin
     if doubt is None:
         return text, encoding
@@ -218,7 +219,7 @@ def decode_legacy(data: bytes) -> tuple[str, str]:
     return guessed
 
 
-def latin_code_page(data: bytes) -> tuple[str, str] | None:
+def latin_code_page(data: bytes, high: bytes) -> tuple[str, str] | None:
     """Return ``(text, encoding)`` where a Latin code page other than cp1252 reads ``data`` clearly better.
 
     Each code page of :data:`_LATIN_PAGES` is scored by how much of what it
@@ -227,17 +228,18 @@ def latin_code_page(data: bytes) -> tuple[str, str] | None:
     Czech in cp1250 reads in cp1252 as ``pøíli¹`` or ``vìtšina``, letters of
     no one language. Another page wins only with nearly all of it covered and
     clearly more than cp1252; ``None`` (keep cp1252) otherwise, and where fewer
-    than a dozen letters are found: too few to judge.
+    than a dozen letters are found: too few to judge. ``high`` holds the bytes
+    of ``data`` above 127.
     """
-    high = Counter(data.translate(None, _ASCII))
-    if sum(high.values()) < _MIN_HIGH:
+    if len(high) < _MIN_HIGH:
         return None
-    west = _alphabet_score(data, high, "cp1252")
+    counts = Counter(high)
+    west = _alphabet_score(data, counts, "cp1252")
     if west is None:
         return None
     best: tuple[float, str] | None = None
     for page in _LATIN_PAGES[1:]:
-        score = _alphabet_score(data, high, page)
+        score = _alphabet_score(data, counts, page)
         if score is not None and (best is None or score > best[0]):
             best = (score, page)
     if best is None or best[0] < _ALPHABET_SURE or best[0] < west + _ALPHABET_MARGIN:
@@ -280,7 +282,7 @@ def _alphabet_score(data: bytes, high: Counter[int], page: str) -> float | None:
     return covered / (sum(letters.values()) + stray)
 
 
-def _doubt(data: bytes, text: str, *, defined: bool) -> str | None:
+def _doubt(data: bytes, text: str, *, high: int, defined: bool) -> str | None:
     """Return why ``data``, read as ``text`` through cp1252, is not in a Latin script, or ``None``.
 
     Western languages put an accented letter here and there between ASCII
@@ -288,9 +290,8 @@ def _doubt(data: bytes, text: str, *, defined: bool) -> str | None:
     above 127 (``"runs"``) and use bytes cp1252 leaves undefined
     (``"undefined"``, where ``defined`` is false). A Latin-script text in another
     code page shows signs between letters (``"signs"``: ``¹`` where ISO-8859-2
-    has ``š``).
+    has ``š``). ``high`` counts the bytes above 127.
     """
-    high = len(data) - len(data.translate(None, _HIGH))
     if high < _MIN_HIGH:
         return None
     if not defined:

@@ -47,6 +47,7 @@ from sectionrag.parsers.headings import (
     NUMBER_WORDS,
     NUMBERED_BOX_WORDS,
     PART_WORDS,
+    HeadingStyle,
     classify,
     is_all_caps,
     is_toc_line,
@@ -1133,6 +1134,15 @@ def _plain_face(ln: PdfLine, body: float) -> bool:
     )
 
 
+def _plain_label(ln: PdfLine, body: float, style: HeadingStyle) -> bool:
+    """Tell a labelled line in the text's own face whose words do not read as a labelled title.
+
+    Such a line is a sentence that opens on a label word ("Appendix A describes
+    the options.") where it ends in a full stop or runs on into the next line.
+    """
+    return _plain_face(ln, body) and not reads_as_labelled_title(style)
+
+
 def _plain_text(
     ln: PdfLine, body: float, light: set[tuple[float, str]] | None, caseless: set[Style] | None
 ) -> bool:
@@ -1300,9 +1310,8 @@ def _is_heading_line(
         numbered
         and style is not None
         and style.kind in LABEL_WORD_KINDS
-        and _plain_face(ln, body)
         and rest.endswith(".")
-        and not reads_as_labelled_title(style)
+        and _plain_label(ln, body, style)
     ):
         return False  # "Appendix A describes the options." in the text's own face: a sentence
     if numbered and style is not None and style.kind in ("num", "alnum") and len(rest.split()) > 8:
@@ -1452,12 +1461,11 @@ def _is_heading_line(
         # opens a paragraph ("Appendix B Description of the driver file (counterpart" / "for ...)"),
         # unless its words read as a labelled title wrapping ("Item 2. Management's Discussion ...")
         runs_on = (
-            _plain_face(ln, body)
-            and nxt is not None
+            nxt is not None
             and nxt.font == ln.font
             and abs(nxt.size - ln.size) < 0.3
             and gap_below < line_gap * 1.3
-            and not reads_as_labelled_title(style)
+            and _plain_label(ln, body, style)
         )
         # (a plain "Item 1" in a figure is a label)
         return spaced and len(words) <= 12 and titled and not runs_on

@@ -29,7 +29,7 @@ from pathlib import Path
 from typing import Any, ClassVar
 
 from sectionrag.errors import ParseError
-from sectionrag.parsers._encodings import decode_legacy, escaped_cjk, unmarked_unicode
+from sectionrag.parsers._encodings import ASCII, decode_legacy, escaped_cjk, unmarked_unicode
 from sectionrag.types import Document
 
 __all__ = [
@@ -48,7 +48,6 @@ __all__ = [
 logger = logging.getLogger("sectionrag.parsers")
 
 _MAX_SNIFF = 4096
-_ASCII = bytes(range(128))
 _SPECIAL = (
     (stat.S_ISFIFO, "a FIFO (named pipe)"),
     (stat.S_ISSOCK, "a socket"),
@@ -227,7 +226,7 @@ def _decode_unknown(data: bytes, name: str) -> tuple[str, str, int]:
     """Decode bytes that are not valid UTF-8: damaged UTF-8 or a legacy 8-bit encoding."""
     text = data.decode("utf-8", errors="replace")
     replaced = text.count("\ufffd") - data.count(b"\xef\xbf\xbd")  # U+FFFD the file itself holds
-    ascii_bytes = len(data) - len(data.translate(None, _ASCII))
+    ascii_bytes = len(data) - len(data.translate(None, ASCII))
     valid = len(text) - ascii_bytes - replaced  # characters from valid multi-byte sequences
     if valid >= replaced:
         logger.warning(
