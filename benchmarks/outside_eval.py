@@ -1,4 +1,4 @@
-"""Heading detection on PDFs outside the measured sets: two draws from Debian's TeX Live packages.
+"""Heading detection on PDFs outside the measured sets: draws from Debian packages and PyPI sdists.
 
 The PDFs with bookmarks that ``heading_eval.py`` scores are the ones the
 detector was built on (and held-out halves of them). This check scores the
@@ -34,11 +34,19 @@ same way, outline off, on PDFs nobody chose for the detector:
   OCRmyPDF 17.13.0 source distributions on PyPI (15 files, made by InDesign,
   Word and PowerPoint through Acrobat, Distiller, Arbortext, iText, Quartz and
   pdfTeX; none kept in ``tests/data/pdf``), listed in
-  ``benchmarks/ground_truth/outside-producers.tsv``.
+  ``benchmarks/ground_truth/outside-producers.tsv``;
+- the **Debian draw** (round thirty, drawn before any change): 40 Debian 12
+  packages outside TeX Live that ship a PDF in ``/usr/share/doc``, none kept
+  in ``tests/data/pdf`` or drawn before, taken in a seeded random order; of
+  each, its first PDF in path order with three bookmarks or more and a text
+  layer (Apache FOP, Qt, LibreOffice, Sphinx, Texinfo, Doxygen, DocBook
+  through dblatex, XeTeX ...), listed in
+  ``benchmarks/ground_truth/outside-debian.tsv`` and split alternately in
+  draw order.
 
-The first, second and last two lists are each split in path order: the first, third, fifth ... file is
-development data (looked at when a heading rule is written), the second,
-fourth, sixth ... is held out (only measured).
+The first, second, scripts and producers lists are each split in path order, the Debian draw in
+draw order: the first, third, fifth ... file is development data (looked at when a heading rule
+is written), the second, fourth, sixth ... is held out (only measured).
 
 The Debian packages are fetched with ``apt-get download`` (or the first
 draw's given with ``--deb``), the source distributions from PyPI's simple
@@ -50,12 +58,14 @@ kept in the repository but the lists.
     python benchmarks/outside_eval.py --draw cjk       # the Chinese and Japanese draw
     python benchmarks/outside_eval.py --draw scripts   # Persian, Arabic, Hebrew, Indic ...
     python benchmarks/outside_eval.py --draw producers # InDesign, Word, PowerPoint, iText ...
+    python benchmarks/outside_eval.py --draw debian    # FOP, Qt, LibreOffice, Sphinx, Texinfo ...
     python benchmarks/outside_eval.py --json           # and every file's row
 """
 
 from __future__ import annotations
 
 import argparse
+import gzip
 import hashlib
 import io
 import json
@@ -80,7 +90,15 @@ SECOND = GROUND_TRUTH / "outside-second-draw.tsv"
 CJK = GROUND_TRUTH / "outside-cjk.tsv"
 SCRIPTS = GROUND_TRUTH / "outside-scripts.tsv"
 PRODUCERS = GROUND_TRUTH / "outside-producers.tsv"
-DRAWS = {"first": LIST, "second": SECOND, "cjk": CJK, "scripts": SCRIPTS, "producers": PRODUCERS}
+DEBIAN = GROUND_TRUTH / "outside-debian.tsv"
+DRAWS = {
+    "first": LIST,
+    "second": SECOND,
+    "cjk": CJK,
+    "scripts": SCRIPTS,
+    "producers": PRODUCERS,
+    "debian": DEBIAN,
+}
 SIMPLE_INDEX = "https://pypi.org/simple/"
 PYPI = "pypi:"  # (a list's package column: a source distribution on PyPI, not a Debian package)
 CACHE_ROOT = Path.home() / ".cache" / "sectionrag-bench"
@@ -150,6 +168,17 @@ def sdist_unpacked(name: str, version: str) -> Path:
 _LICENCES = ("LICENSE", "LICENCE", "COPYING")
 
 
+def pdf_file(root: Path, path: str) -> Path:
+    """Return the PDF at ``path`` in an unpacked package, gunzipped beside it first if it ends in ``.gz``."""
+    packed = root / path
+    if packed.suffix != ".gz":
+        return packed
+    plain = packed.with_suffix("")
+    if not plain.is_file():
+        plain.write_bytes(gzip.decompress(packed.read_bytes()))
+    return plain
+
+
 def listed(path: Path = LIST) -> list[tuple[str, str, str, str]]:
     """Return ``(package, version, path inside the package, set)`` for every PDF of a list.
 
@@ -178,7 +207,7 @@ def main(argv: list[str] | None = None) -> int:
             roots[package, version] = sdist_unpacked(package.removeprefix(PYPI), version)
         elif (package, version) not in roots:
             roots[package, version] = unpacked(args.deb if package == PACKAGE else None, package, version)
-        row = he.evaluate(roots[package, version] / path)
+        row = he.evaluate(pdf_file(roots[package, version], path))
         row.file = path.removeprefix("usr/share/doc/texlive-doc/")  # (several files share a name)
         row.set = which
         rows[which].append(row)
