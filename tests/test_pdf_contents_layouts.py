@@ -743,3 +743,56 @@ def test_a_contents_row_that_lost_its_page_number_is_an_entry_of_its_own(tmp_pat
     doc = parse(f.write(tmp_path / "lost-number.pdf"))
     paths = {s.title: s.path for s in doc.sections}
     assert paths["2.1.1 Preamble Options"] == ("2 Usage", "2.1 Preamble", "2.1.1 Preamble Options")
+
+
+def test_reference_pages_whose_name_line_glosses_the_listed_name_are_sections(tmp_path: Path):
+    # a reference chapter lists its entries' names; each entry's page prints the name in the text's
+    # face, glossed after a dash ("OPEN — Open a connection"), under a repeated "Name" label
+    entries = [("OPEN", "Open a connection to a server"), ("CLOSE", "Close a connection")]
+    entries.append(("*DEFAULT-MODE*", "The mode new connections take"))
+    f = Flow()
+    f.heading("Reference Manual", 24, before=0).para(3).new_page()
+    contents = f.pages[-1]
+    f.new_page()
+    f.heading("1 Connections", 20, before=0).para(6)
+    rows: list[tuple[str, int, float]] = [("1 Connections", len(f.pages), 72.0)]
+    for k, (name, gloss) in enumerate(entries):
+        f.new_page()
+        f.heading("Name", 16, before=0)
+        f.line(f"{name} \u2014 {gloss}", after=20)
+        rows.append((name, len(f.pages), 90.0))
+        for sub in ("Syntax", "Description"):
+            f.heading(sub, 16).para(2 + 2 * k)  # (set lower on each page: no running head)
+    _print_contents(contents, [(title, page, x, 10.0) for title, page, x in rows])
+    doc = parse(f.write(tmp_path / "reference.pdf"))
+    paths = [s.path for s in doc.sections]
+    for name, _ in entries:
+        assert ("1 Connections", name) in paths
+        assert ("1 Connections", name, "Description") in paths
+
+
+def test_a_heading_whose_last_words_are_set_smaller_on_its_row_is_found_whole(tmp_path: Path):
+    # an overloaded member's heading prints its count smaller, in another face, on its row
+    # ("fread()" "[1/2]"):
+    # the contents entry names both, and both make the section's title
+    f = Flow()
+    f.heading("Library Reference", 24, before=0).para(3).new_page()
+    contents = f.pages[-1]
+    f.new_page()
+    f.heading("2 Functions", 16, before=0).para(5)
+    rows: list[tuple[str, int, float]] = [("2 Functions", len(f.pages), 72.0)]
+    members = [("2.1 fread()", "[1/2]"), ("2.2 fread()", "[2/2]"), ("2.3 fwrite()", ""), ("2.4 fseek()", "")]
+    for title, count in members:
+        f.new_page().heading(title, 11, before=0)
+        if count:
+            x = 78 + 4.75 * len(title)  # (a space or so after the title)
+            f.lines.append(Line(count, x=x, y=f.y + 19, size=9.5, bold=True, family="Times"))
+        f.para(5)
+        rows.append((f"{title} {count}".strip(), len(f.pages), 90.0))
+    _print_contents(contents, [(title, page, x, 10.0) for title, page, x in rows])
+    doc = parse(f.write(tmp_path / "overloads.pdf"))
+    titles = [s.title for s in doc.sections]
+    assert "2.1 fread() [1/2]" in titles
+    assert "2.2 fread() [2/2]" in titles
+    assert "2.3 fwrite()" in titles
+    assert "2.4 fseek()" in titles

@@ -41,6 +41,10 @@ _TRAILING_PAGE = re.compile(rf"^(?P<title>.*?\S)\s+(?P<page>{_PAGE})$", re.I)
 _ENDS_IN_PAGE = re.compile(r"(?:^|[^0-9A-Za-z])(?:\d{1,4}|[ivxlc]{1,7})$", re.I)
 _BULLETS = "\u2022\u25e6\u25aa\u25a0\u25cf\u2666\u2013\u2014*>\uf0b7\uf0a7"
 _DIGIT_RUN = re.compile(r"\d+")
+# a name set off by a spaced dash from what it is ("DATABASE \u2014 The super-type of all databases")
+_GLOSS_DASH = re.compile(r"\s+(?:\u2014|\u2013|--)\s+")
+# a name in asterisks ("*DEFAULT-DATABASE*"), not a line opening on a bullet
+_STARRED_NAME = re.compile(r"\*[^\s*]+\*(?:\s|$)")
 # how a contents entry may qualify a title that its page prints without it: the period a statement
 # covers, with its year ("... of Income for the Three Months Ended June 30, 2023", "... as of June 30, 2023")
 _PERIOD = re.compile(r"(?:for the|as of|as at|ended) .*\b(?:19|20)\d\d\b")
@@ -485,24 +489,30 @@ class _Target:
 
 
 def _find_on_page(
-    entry: TocEntry, lines: list[PdfLine], norms: dict[int, str], start: int = 0, key: _Target | None = None
+    entry: TocEntry,
+    lines: list[PdfLine],
+    norms: dict[int, tuple[str, int]],
+    start: int = 0,
+    key: _Target | None = None,
 ) -> tuple[int, int] | None:
     """Return ``(index, count)`` of the lines on a page that print the entry's title.
 
-    ``norms`` maps the index of each line that can be a heading to its
-    normalised text, in the page's order (a table cell, a piece of a row with
-    others are not there); ``key`` is the entry's :class:`_Target` when the
-    caller has it.
+    ``norms`` maps the index of each line that can open a heading to the
+    normalised text of its row and the number of pieces after it on that row
+    (a line's last words set in a smaller face: ``fread()`` ``[1/3]``), in the
+    page's order (a table cell, a piece of a row with others apart from it are
+    not there); ``key`` is the entry's :class:`_Target` when the caller has it.
     """
     if key is None:
         key = _Target.of(entry.title)
     target, label, label_only, word = key.norm, key.label, key.label_only, key.word
     head = target[:6]
-    for i, first_norm in norms.items():
+    for i, (first_norm, rest) in norms.items():
         if i < start:
             continue
         first = lines[i]
-        if first.role in ("furniture", "toc") or first.text[:1] in _BULLETS:
+        bullet = first.text[:1] in _BULLETS and not _STARRED_NAME.match(first.text)
+        if first.role in ("furniture", "toc") or bullet:
             continue  # not a heading: a table cell, a list item (a contents list set as bullets)
         if label_only:  # "Part I" in the contents: the heading is "PART I — FINANCIAL INFORMATION"
             if first.text[: len(word)].lower() == word:
@@ -512,15 +522,19 @@ def _find_on_page(
             continue
         if not (first_norm.startswith(head) or target.startswith(first_norm[:6])):
             continue
+        named = named_before_dash(first.text)
+        if named is not None and normalize_for_match(named) == target:
+            return i, 1  # a reference page's name line: "DATABASE \u2014 The super-type of ..."
         line_label = _label(first.text)
         if label is not None and line_label is not None and not _same_label(label, line_label):
             continue
-        text = first.text
+        text = " ".join(ln.text for ln in lines[i : i + rest + 1])
+        last = i + rest  # the row's last piece: the title's next line follows it
         best = None
         for count in range(1, 4):
             if count > 1:
-                nxt = lines[i + count - 1] if i + count - 1 < len(lines) else None
-                prev = lines[i + count - 2]
+                nxt = lines[last + count - 1] if last + count - 1 < len(lines) else None
+                prev = lines[last + count - 2]
                 if nxt is None or not 0 <= nxt.top - prev.bottom < _join_gap(prev, nxt):
                     break
                 text = join_title_lines([text, nxt.text])
@@ -533,8 +547,34 @@ def _find_on_page(
             if best is not None or len(norm) > len(target) + 5:
                 break
         if best is not None:
-            return i, best
+            return i, best + rest
     return None
+
+
+def named_before_dash(text: str) -> str | None:
+    """Return the words before a spaced dash that opens a gloss (``CONNECT \u2014 create a connection``).
+
+    ``None`` when the line has no such dash or nothing before it.
+    """
+    m = _GLOSS_DASH.search(text)
+    return text[: m.start()] if m is not None and m.start() > 0 else None
+
+
+def _row_rest(lines: list[PdfLine], i: int, row: list[PdfLine]) -> int | None:
+    """Return how many pieces after ``lines[i]`` continue it on its row (``row``, in page order).
+
+    ``None`` when ``lines[i]`` does not open its row or a piece stands apart
+    (a table's cells, a dotted leader's page number): each piece must follow
+    the one before it in the page's order and start within a word space or
+    two of its end.
+    """
+    if row[0] is not lines[i]:
+        return None
+    for k, piece in enumerate(row[1:], start=1):
+        prev = row[k - 1]
+        if i + k >= len(lines) or lines[i + k] is not piece or not 0 <= piece.x0 - prev.x1 <= 0.8 * prev.size:
+            return None
+    return len(row) - 1
 
 
 def _join_gap(prev: PdfLine, nxt: PdfLine) -> float:
@@ -556,26 +596,23 @@ def _locate(entries: list[TocEntry], pages: list[list[PdfLine]], body: float) ->
     preferred: the same words in a list or a sentence come second.
     """
     n = len(pages)
-    cache: dict[tuple[int, bool], dict[int, str]] = {}
+    cache: dict[tuple[int, bool], dict[int, tuple[str, int]]] = {}
 
-    def norms(p: int, strict: bool) -> dict[int, str]:
+    def norms(p: int, strict: bool) -> dict[int, tuple[str, int]]:
         if (p, strict) not in cache:
             lines = pages[p]
             by_row = lines_by_row(lines)
             columns = prose_columns(lines)
-            # alone in its row, or beside pieces of the page's other column only
-            alone = {
-                id(ln)
-                for ln in lines
-                if all(o is ln or in_other_column(ln, o, columns) for o in by_row[ln.row])
-            }
+            # alone in its row, or beside pieces of the page's other column only, or followed on it
+            # by the pieces that continue it
+            rows = [[o for o in by_row[ln.row] if not in_other_column(ln, o, columns)] for ln in lines]
+            rests = {i: rest for i in range(len(lines)) if (rest := _row_rest(lines, i, rows[i])) is not None}
             cache[p, strict] = {
-                i: norm
-                for i, ln in enumerate(lines)
-                if id(ln) in alone
-                and ln.role != "table"
+                i: (norm, rest)
+                for i, rest in rests.items()
+                if (ln := lines[i]).role != "table"
                 and (not strict or ln.bold or ln.size >= 1.08 * body or _capitals(ln.text))
-                and (norm := normalize_for_match(ln.text))
+                and (norm := normalize_for_match(" ".join(o.text for o in lines[i : i + rest + 1])))
             }
         return cache[p, strict]
 
