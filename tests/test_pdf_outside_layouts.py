@@ -197,6 +197,25 @@ def test_running_head_that_names_the_current_section_is_no_heading(tmp_path: Pat
     assert "Annual Review" not in doc.text  # page furniture, like a repeated header
 
 
+def test_bold_running_heads_at_the_place_of_the_books_title_are_no_headings(tmp_path: Path):
+    # a manual's left-hand pages are topped by its title in bold at the text's size, its right-hand
+    # pages by the current section's number and title in that face at that place, each set apart
+    # above the text: both are page furniture, whatever the section's head reads
+    sections = ["1.1 Getting started", "1.2 Packaging new software", "1.3 Security updates"]
+    sections += ["1.4 Patches to packages", "1.5 Shared libraries"]
+    f = Flow(top=700)
+    for k, title in enumerate(sections):
+        if k:
+            f.new_page()
+        f.heading(title, 14).para(12).para(12).new_page().para(12).para(12).para(12)
+    for number, page in enumerate(f.pages):
+        head = "Packaging Guide" if number % 2 else f"{sections[number // 2]} Packaging Guide"
+        page.lines.insert(0, Line(head, x=72, y=750, bold=True))
+    doc = parse(f.write(tmp_path / "manual.pdf"))
+    assert titles(doc) == sections
+    assert "Packaging Guide" not in doc.text
+
+
 @pytest.mark.parametrize(
     ("title", "kind", "rest"),
     [

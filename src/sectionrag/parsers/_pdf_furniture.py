@@ -6,6 +6,7 @@ import itertools
 import re
 import statistics
 from collections import Counter
+from collections.abc import Callable
 
 from sectionrag.parsers._pdfium import PdfLine
 
@@ -70,12 +71,13 @@ def mark_furniture(pages_lines: list[list[PdfLine]]) -> None:
     n_pages = len(pages_lines)
     set_apart = [_rows_set_apart(lines) for lines in pages_lines]
     running = _running_head_places(zone, set_apart, body, n_pages)
+    running |= _repeated_head_places(zone, counts, signature, n_pages)
     marked = _watermarks(pages_lines)
     # how many pieces each row of a page holds
     pieces_per_page = [Counter(ln.row for ln in lines) for lines in pages_lines]
     offset = _folio_offset(zone, pieces_per_page, body)
     for index, (cand, apart, pieces) in enumerate(zip(zone, set_apart, pieces_per_page, strict=True)):
-        marked.extend(ln for ln, top in cand if top and _place(ln) in running and ln.row in apart)
+        marked.extend(ln for ln, top in cand if _place(ln, top) in running and ln.row in apart)
         # a folio alone in its row, or a row with a folio set apart from the text ("Risk Factors  44")
         numbered_rows = {
             ln.row for ln, _ in cand if _is_page_number(ln, body) and (pieces[ln.row] == 1 or ln.row in apart)
@@ -152,13 +154,33 @@ def _watermarks(pages_lines: list[list[PdfLine]]) -> list[PdfLine]:
     return [ln for key, on in pages.items() if len(on) >= max(3, 0.5 * n_pages) for ln in stamped[key]]
 
 
-def _place(ln: PdfLine) -> tuple[int, str, float]:
-    return round(ln.top / 2), ln.font, round(ln.size * 2) / 2
+_Place = tuple[bool, int, str, float]
+
+
+def _place(ln: PdfLine, top: bool = True) -> _Place:
+    """Where a line of a page's top or bottom band stands: its band, height, font and size."""
+    return top, round((ln.top if top else ln.bottom) / 2), ln.font, round(ln.size * 2) / 2
+
+
+def _repeated_head_places(
+    zone: list[list[tuple[PdfLine, bool]]],
+    counts: dict[str, int],
+    signature: Callable[[PdfLine, bool], tuple[str, int | None]],
+    n_pages: int,
+) -> set[_Place]:
+    """Where a head repeated word for word on a quarter of the pages stands (four at least).
+
+    Its place is the running head's on the other pages too, whatever it reads
+    there and in whatever weight: a book's title over the left-hand pages and
+    the current section's over the right-hand ones, both in the head's bold.
+    """
+    least = max(4, 0.25 * n_pages)
+    return {_place(ln, top) for cand in zone for ln, top in cand if counts[signature(ln, top)[0]] >= least}
 
 
 def _running_head_places(
     zone: list[list[tuple[PdfLine, bool]]], set_apart: list[set[int]], body: int, n_pages: int
-) -> set[tuple[int, str, float]]:
+) -> set[_Place]:
     """Where a running head stands whose words change with the chapter or section it runs over.
 
     A line at the top of four pages or more (a quarter of the document's at
@@ -171,11 +193,11 @@ def _running_head_places(
     word for word is found by its text; a slide's or a chapter's title at the
     top of its pages is larger or bold.
     """
-    texts: dict[tuple[int, str, float], set[str]] = {}
-    pages: Counter[tuple[int, str, float]] = Counter()
-    apart: Counter[tuple[int, str, float]] = Counter()
+    texts: dict[_Place, set[str]] = {}
+    pages: Counter[_Place] = Counter()
+    apart: Counter[_Place] = Counter()
     for cand, rows_apart in zip(zone, set_apart, strict=True):
-        seen: dict[tuple[int, str, float], bool] = {}
+        seen: dict[_Place, bool] = {}
         for ln, top in cand:
             if top and not ln.bold and round(ln.size) <= body and any(ch.isalpha() for ch in ln.text):
                 place = _place(ln)
