@@ -423,3 +423,41 @@ def test_a_lettered_appendix_in_capitals_over_its_own_first_sub_section_is_a_hea
         "A.2 Part Two",
     ]
     assert section(doc, "A.1 Part One").path == ("A RESEARCH METHODS", "A.1 Part One")
+
+
+@pytest.mark.parametrize(
+    ("title", "name"),
+    [
+        ("DBShowErrors\u2014Set the error reporting mode.", "DBShowErrors"),
+        ("DBErrno\u2014Get internal error number.", "DBErrno"),
+        ("DB_VERSION_GE \u2014 Compile time macro to test the version", "DB_VERSION_GE"),
+        ("dbset2dstrlen\u2014Set the size of a row", "dbset2dstrlen"),
+        ("getValue \u2013 returns the stored value", "getValue"),
+        ("*DEFAULT-DATABASE* \u2014 The database used by default", "*DEFAULT-DATABASE*"),
+        ("fread() -- read a value from a file", "fread()"),
+        ("Chapter 3 \u2014 Results", None),  # a label and its title
+        ("Item 1A\u2014Risk Factors", None),
+        ("Introduction\u2014Why this guide", None),  # a word, not a name in code
+        ("DBErrno\u2014Errors", None),  # one word of gloss: a title of its own
+        ("Pre-processing the data", None),
+    ],
+)
+def test_a_reference_entry_is_named_by_the_code_name_its_heading_glosses(title: str, name: str | None):
+    from sectionrag.parsers.headings import reference_name
+
+    assert reference_name(title) == name
+
+
+def test_reference_pages_without_contents_are_sections_titled_by_their_names(tmp_path: Path):
+    # an API reference's pages open on the function's name and what it does, set large after a dash
+    # and ending in a full stop like a sentence: each is a section, titled by the name alone
+    f = Flow()
+    f.heading("Chapter 2 Error Handling", 20, before=0).para(6)
+    names = ["DBShowErrors", "DBErrno", "DBSetCompression"]
+    for name in names:
+        f.new_page()
+        f.heading(f"{name}\u2014Set the error reporting mode of the library.", 14, bold=False, before=0)
+        f.line("Synopsis:", italic=True, after=20).para(8)
+    doc = parse(f.write(tmp_path / "reference.pdf"))
+    assert titles(doc) == ["Chapter 2 Error Handling", *names]
+    assert "DBErrno\u2014Set the error reporting mode of the library." in doc.text

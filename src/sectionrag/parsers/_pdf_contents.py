@@ -7,10 +7,10 @@ from difflib import SequenceMatcher
 
 from sectionrag.parsers._pdf_headings import Candidate, numbering_order
 from sectionrag.parsers._pdf_title import has_prose
-from sectionrag.parsers._pdf_toc import CONTENTS_TITLES, Contents, TocEntry, named_before_dash
+from sectionrag.parsers._pdf_toc import CONTENTS_TITLES, Contents, TocEntry
 from sectionrag.parsers._pdfium import PdfLine
 from sectionrag.parsers._sections import join_title_lines
-from sectionrag.parsers.headings import BOOK_TITLES, classify, is_all_caps, normalize_for_match
+from sectionrag.parsers.headings import BOOK_TITLES, classify, is_all_caps, normalize_for_match, split_gloss
 
 __all__ = ["apply_contents"]
 
@@ -107,9 +107,9 @@ def apply_contents(
                 if id(ln) in owner:
                     removed.add(id(owner[id(ln)]))
             title = join_title_lines(ln.text for ln in entry.heading)
-            named = named_before_dash(title)
-            if named is not None and normalize_for_match(named) == normalize_for_match(entry.title):
-                title = named  # the entry names the line's first words; the rest glosses them
+            glossed = split_gloss(title)
+            if glossed is not None and normalize_for_match(glossed[0]) == normalize_for_match(entry.title):
+                title = glossed[0]  # the entry names the line's first words; the rest glosses them
             order, numbered = numbering_order(title)
             last = entry.heading[-1]
             c = Candidate(

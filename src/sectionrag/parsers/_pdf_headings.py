@@ -55,6 +55,7 @@ from sectionrag.parsers.headings import (
     looks_like_sentence,
     normalize_for_match,
     reads_as_labelled_title,
+    reference_name,
     word_count,
 )
 
@@ -1345,6 +1346,7 @@ def _is_heading_line(
         and looks_like_sentence(check, max_words=18, allow_lower=numbered or ln.lead)
         and not (check.endswith(".") and len(check.split()) <= (6 if numbered else 4))
         and not (numbered and style is not None and reads_as_labelled_title(style))
+        and reference_name(text) is None  # a name and what it is ("DBShowErrors\u2014Set the ... mode.")
     ):
         return False
     if check and check[-1] in ":," and ln.size < body * 1.3 and not labelled_wrap:

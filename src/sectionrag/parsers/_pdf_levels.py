@@ -15,7 +15,14 @@ from sectionrag.parsers._pdf_members import nest_members
 from sectionrag.parsers._pdf_title import FRONT_KEEP, split_title
 from sectionrag.parsers._pdf_toc import CONTENTS_TITLES
 from sectionrag.parsers._sections import Heading
-from sectionrag.parsers.headings import BOOK_TITLES, HeadingStyle, classify, is_all_caps, normalize_for_match
+from sectionrag.parsers.headings import (
+    BOOK_TITLES,
+    HeadingStyle,
+    classify,
+    is_all_caps,
+    normalize_for_match,
+    reference_name,
+)
 
 __all__ = ["apply_contents", "rank_headings", "split_title"]
 
@@ -434,7 +441,8 @@ def rank_headings(candidates: list[Candidate], line_offsets: dict[int, int]) -> 
     ranks = nest_members([c.title for c in candidates], ranks)
     out = []
     for c, rank in zip(candidates, ranks, strict=True):
-        out.append(Heading(line_offsets[id(c.lines[0])], rank, c.title))
+        # a reference entry's heading is titled by its name ("DBErrno\u2014Get internal error number.")
+        out.append(Heading(line_offsets[id(c.lines[0])], rank, reference_name(c.title) or c.title))
     out.sort(key=lambda h: h.start)
     return out
 

@@ -22,7 +22,13 @@ from sectionrag.parsers._pdf_layout import in_other_column, lines_by_row, prose_
 from sectionrag.parsers._pdf_toc_levels import set_levels
 from sectionrag.parsers._pdfium import PdfLine
 from sectionrag.parsers._sections import join_title_lines, normalize_title
-from sectionrag.parsers.headings import classify, is_all_caps, looks_like_sentence, normalize_for_match
+from sectionrag.parsers.headings import (
+    classify,
+    is_all_caps,
+    looks_like_sentence,
+    normalize_for_match,
+    split_gloss,
+)
 
 __all__ = ["CONTENTS_TITLES", "Contents", "TocEntry", "find_contents"]
 
@@ -41,8 +47,6 @@ _TRAILING_PAGE = re.compile(rf"^(?P<title>.*?\S)\s+(?P<page>{_PAGE})$", re.I)
 _ENDS_IN_PAGE = re.compile(r"(?:^|[^0-9A-Za-z])(?:\d{1,4}|[ivxlc]{1,7})$", re.I)
 _BULLETS = "\u2022\u25e6\u25aa\u25a0\u25cf\u2666\u2013\u2014*>\uf0b7\uf0a7"
 _DIGIT_RUN = re.compile(r"\d+")
-# a name set off by a spaced dash from what it is ("DATABASE \u2014 The super-type of all databases")
-_GLOSS_DASH = re.compile(r"\s+(?:\u2014|\u2013|--)\s+")
 # a name in asterisks ("*DEFAULT-DATABASE*"), not a line opening on a bullet
 _STARRED_NAME = re.compile(r"\*[^\s*]+\*(?:\s|$)")
 # how a contents entry may qualify a title that its page prints without it: the period a statement
@@ -522,8 +526,8 @@ def _find_on_page(
             continue
         if not (first_norm.startswith(head) or target.startswith(first_norm[:6])):
             continue
-        named = named_before_dash(first.text)
-        if named is not None and normalize_for_match(named) == target:
+        glossed = split_gloss(first.text)
+        if glossed is not None and normalize_for_match(glossed[0]) == target:
             return i, 1  # a reference page's name line: "DATABASE \u2014 The super-type of ..."
         line_label = _label(first.text)
         if label is not None and line_label is not None and not _same_label(label, line_label):
@@ -549,15 +553,6 @@ def _find_on_page(
         if best is not None:
             return i, best + rest
     return None
-
-
-def named_before_dash(text: str) -> str | None:
-    """Return the words before a spaced dash that opens a gloss (``CONNECT \u2014 create a connection``).
-
-    ``None`` when the line has no such dash or nothing before it.
-    """
-    m = _GLOSS_DASH.search(text)
-    return text[: m.start()] if m is not None and m.start() > 0 else None
 
 
 def _row_rest(lines: list[PdfLine], i: int, row: list[PdfLine]) -> int | None:

@@ -31,6 +31,8 @@ __all__ = [
     "looks_like_sentence",
     "normalize_for_match",
     "reads_as_labelled_title",
+    "reference_name",
+    "split_gloss",
     "word_count",
 ]
 
@@ -535,3 +537,40 @@ def normalize_for_match(title: str) -> str:
         text = _NOT_WORD.sub(_mark_or_space, text)
     text = _CJK_SPACED.sub("", text)  # "致 谢" spaced out as a short heading is "致谢"
     return " ".join(text.split())
+
+
+# the dash between a name and what it is: an em or en dash, spaced or not, or a spaced "--"
+_GLOSS_DASH = re.compile(r"\s*[\u2014\u2013]\s*|\s+--\s+")
+# a programming name: punctuation of code, a capital inside a word ("DBErrno", "getValue"), digits
+# inside one ("dbset2dstrlen"), or words in capitals joined by hyphens ("DATABASE-NAME")
+_CODE_NAME = re.compile(r"[_():<>*\[\]]|[a-z][A-Z]|[A-Z]{2}[a-z]|[A-Za-z]\d+[A-Za-z]|^[A-Z]+(?:-[A-Z]+)+$")
+
+
+def split_gloss(title: str) -> tuple[str, str] | None:
+    """Split ``name \u2014 what it is`` at its first em or en dash, spaced or not.
+
+    ``None`` when the title has no such dash or nothing on either side of it.
+    """
+    m = _GLOSS_DASH.search(title)
+    if m is None:
+        return None
+    name, gloss = title[: m.start()].strip(), title[m.end() :].strip()
+    return (name, gloss) if name and gloss else None
+
+
+def reference_name(title: str) -> str | None:
+    """Return the programming name a reference entry's heading glosses, else ``None``.
+
+    ``DBErrno\u2014Get internal error number.`` names ``DBErrno``: one word
+    written as code (see ``_CODE_NAME``), a dash, then two words or more of
+    what it is. Reference manuals and their bookmarks title such an entry by
+    its name; ``Chapter 3 \u2014 Results`` and ``Introduction\u2014Why`` are
+    titles of their own.
+    """
+    parts = split_gloss(title)
+    if parts is None:
+        return None
+    name, gloss = parts
+    if len(name.split()) != 1 or len(gloss.split()) < 2 or not _CODE_NAME.search(name):
+        return None
+    return name
