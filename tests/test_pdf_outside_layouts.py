@@ -461,3 +461,30 @@ def test_reference_pages_without_contents_are_sections_titled_by_their_names(tmp
     doc = parse(f.write(tmp_path / "reference.pdf"))
     assert titles(doc) == ["Chapter 2 Error Handling", *names]
     assert "DBErrno\u2014Set the error reporting mode of the library." in doc.text
+
+
+def test_api_sections_numbered_anew_after_the_chapters_sections_keep_their_functions(tmp_path: Path):
+    # a manual's second chapter has sections 2.1 and 2.2, then API sections numbered anew ("1 API
+    # Section", "2 API Section") whose pages document one function each: the restart is a series
+    # of its own, confirmed by its second member, and the functions nest under their API section
+    f = Flow()
+    f.heading("Chapter 1 Introduction", 24, before=0).para(6)
+    f.heading("1.1 Overview", 14).para(6)
+    f.new_page().heading("Chapter 2 Functions", 24, before=0).para(6)
+    f.heading("2.1 Conventions", 14).para(6).heading("2.2 Calling Sequence", 14).para(6)
+    api = {
+        "1 API Section Error Handling": ["DBShowErrors", "DBErrno"],
+        "2 API Section Files": ["DBCreate", "DBOpen"],
+    }
+    for api_section, names in api.items():
+        f.new_page().heading(api_section, 18, before=0).para(5)
+        for name in names:
+            f.new_page()
+            f.heading(f"{name}\u2014Set the error reporting mode of the library.", 14, bold=False, before=0)
+            f.line("Synopsis:", italic=True, after=20).para(8)
+    doc = parse(f.write(tmp_path / "api.pdf"))
+    paths = [s.path for s in doc.sections]
+    for api_section, names in api.items():
+        assert ("Chapter 2 Functions", api_section) in paths
+        for name in names:
+            assert ("Chapter 2 Functions", api_section, name) in paths

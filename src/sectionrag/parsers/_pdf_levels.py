@@ -220,6 +220,15 @@ def _in_sequence(candidates: list[Candidate]) -> list[Candidate]:
     def face(c: Candidate) -> tuple[float, bool]:
         return (round(c.size * 2) / 2, c.bold)
 
+    def same_series(style: HeadingStyle | None, c: Candidate, i: int) -> bool:
+        """Tell a heading whose next numbered heading repeats its first word after the number, in its face."""
+        _, at = _next_number(numbers, numbered_positions, i)
+        nxt = styles[at] if at >= 0 else None
+        if style is None or nxt is None or face(candidates[at]) != face(c):
+            return False
+        words, next_words = style.rest.split(), nxt.rest.split()
+        return bool(words) and bool(next_words) and words[0] == next_words[0]
+
     for i, c in enumerate(candidates):
         number = numbers[i]
         if number is None and not c.numbered:
@@ -242,6 +251,8 @@ def _in_sequence(candidates: list[Candidate]) -> list[Candidate]:
                 after == number
                 # numbers restarted under the next parent heading (REVTeX's "B." then "1.")
                 or (number == 1 and parent_since and not deep[i] and after == 2)
+                # a series of its own: "1 API Section ..." then "2 API Section ..." in one face
+                or (number == 1 and after == 2 and same_series(styles[i], c, i))
                 or (deep[i] and before == number)
                 or (same_face and number == max(tops_seen) + 1)
                 or (same_face and number > top and after == number + 1)
