@@ -488,3 +488,31 @@ def test_api_sections_numbered_anew_after_the_chapters_sections_keep_their_funct
         assert ("Chapter 2 Functions", api_section) in paths
         for name in names:
             assert ("Chapter 2 Functions", api_section, name) in paths
+
+
+def test_a_command_references_page_template_headings_are_sections(tmp_path: Path):
+    # each command's page repeats "Name", "Synopsis", "Description" and "Return Value" set large:
+    # a page template, whose headings are sections under their command
+    f = Flow()
+    f.heading("Command Reference", 24, before=0).para(4)
+    commands = ["pg_connect", "pg_dbinfo", "pg_disconnect", "pg_exec", "pg_result"]
+    for k, command in enumerate(commands):
+        f.new_page().heading(command, 18, before=0).para(1 + k)  # (each page's headings at other heights)
+        for sub in ("Name", "Synopsis", "Description", "Return Value"):
+            f.heading(sub, 14).para(3)
+    doc = parse(f.write(tmp_path / "commands.pdf"))
+    paths = {s.path for s in doc.sections}
+    for command in commands:
+        for sub in ("Name", "Synopsis", "Description", "Return Value"):
+            assert ("Command Reference", command, sub) in paths
+
+
+def test_one_title_recurring_large_over_each_worked_problem_is_a_label(tmp_path: Path):
+    # "Worked problem" set well above the text over each problem, the only title of its face that
+    # recurs: a label, not five sections
+    f = Flow()
+    f.heading("Mechanics", 24, before=0).para(4)
+    for k, topic in enumerate(["Velocity", "Acceleration", "Momentum", "Energy", "Torque"]):
+        f.new_page().heading(topic, 16, before=0).para(2 + k).heading("Worked problem", 14).para(4)
+    doc = parse(f.write(tmp_path / "mechanics.pdf"))
+    assert titles(doc) == ["Mechanics", "Velocity", "Acceleration", "Momentum", "Energy", "Torque"]

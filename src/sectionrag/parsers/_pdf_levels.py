@@ -100,12 +100,19 @@ def _restarts_under(candidates: list[Candidate], ups: list[int], lows: list[int]
     return False
 
 
-def _without_labels(candidates: list[Candidate], *, repeats: int = 4) -> list[Candidate]:
+def _without_labels(
+    candidates: list[Candidate], *, repeats: int = 4, body: float | None = None
+) -> list[Candidate]:
     """Drop unnumbered body-sized headings whose title recurs ``repeats`` times or more.
 
     ``Rationale``, ``Convention``, ``Meaning`` or ``Recommended alternative``
     set over one box after another are labels, not sections; a numbered
-    heading or a large one (``Introduction`` of each paper in proceedings) stays.
+    heading or a large one (``Introduction`` of each paper in proceedings)
+    stays. So do the headings of a page template: three titles or more that
+    each recur so in one face set well above the text's ``body`` size, where
+    it is known (``Synopsis``, ``Description``, ``Return Value`` on each page
+    of a command reference; one ``Example`` set large over each example is a
+    label still).
     A title printed in the cells of ruled tables recurs there too
     (``Candidate.cell_repeats``): ``Dataset Result`` over a table without
     rules is the head of a table with them elsewhere.
@@ -114,6 +121,12 @@ def _without_labels(candidates: list[Candidate], *, repeats: int = 4) -> list[Ca
     sizes = sorted(c.size for c in candidates)
     # the largest tenth of heading sizes, when headings come in more than one size
     large = sizes[int(0.9 * (len(sizes) - 1))] if sizes and sizes[0] != sizes[-1] else float("inf")
+    recurring: dict[tuple[float, bool], set[str]] = {}
+    for c in candidates:
+        key = label_key(c.title)
+        if not c.numbered and counts[key] >= repeats and body is not None and c.size >= _DISPLAY * body:
+            recurring.setdefault(_face_of(c), set()).add(key)
+    template = {face for face, titles in recurring.items() if len(titles) >= 3}
     return [
         c
         for c in candidates
@@ -121,7 +134,16 @@ def _without_labels(candidates: list[Candidate], *, repeats: int = 4) -> list[Ca
         or c.toc_level is not None
         or counts[label_key(c.title)] + c.cell_repeats < repeats
         or c.size >= large
+        or _face_of(c) in template
     ]
+
+
+# a heading this many times the text's size is set for display, not run as a label over a box
+_DISPLAY = 1.3
+
+
+def _face_of(c: Candidate) -> tuple[float, bool]:
+    return round(c.size * 2) / 2, c.bold
 
 
 def _lettered_not_roman(candidates: list[Candidate]) -> None:
@@ -282,15 +304,19 @@ def _in_sequence(candidates: list[Candidate]) -> list[Candidate]:
     return out
 
 
-def rank_headings(candidates: list[Candidate], line_offsets: dict[int, int]) -> list[Heading]:
+def rank_headings(
+    candidates: list[Candidate], line_offsets: dict[int, int], body: float | None = None
+) -> list[Heading]:
     """Rank heading styles (size, weight) and numbering depth into nesting ranks.
 
     Headings found through the printed contents keep their contents level;
     the others rank below them, except a style that only contents entries of
     one level use (an ``Index`` set like the chapters the contents lists).
+    ``body`` is the text's size, where known.
     """
     _lettered_not_roman(candidates)
-    candidates = _in_sequence(_without_letters(_without_labels(_without_link_contents(candidates))))
+    kept = _without_labels(_without_link_contents(candidates), body=body)
+    candidates = _in_sequence(_without_letters(kept))
     if not candidates:
         return []
     _labels_nested_by_evidence(candidates)

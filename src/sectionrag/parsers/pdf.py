@@ -225,7 +225,7 @@ class PdfParser:
             headings = outline_headings(outline, ordered, candidates, line_offsets, pages)
             metadata["sections_from"] = "outline"
         else:
-            headings = rank_headings(candidates, line_offsets)
+            headings = rank_headings(candidates, line_offsets, body)
             metadata["sections_from"] = "layout"
         sections = build_sections(headings, len(text), pages)
         return Document.create(text, source=label, sections=sections, pages=pages, metadata=metadata)
