@@ -35,12 +35,12 @@ same way, outline off, on PDFs nobody chose for the detector:
   Word and PowerPoint through Acrobat, Distiller, Arbortext, iText, Quartz and
   pdfTeX; none kept in ``tests/data/pdf``), listed in
   ``benchmarks/ground_truth/outside-producers.tsv``;
-- the **Debian draw** (round thirty, drawn before any change): 40 Debian 12
-  packages outside TeX Live that ship a PDF in ``/usr/share/doc``, none kept
-  in ``tests/data/pdf`` or drawn before, taken in a seeded random order; of
-  each, its first PDF in path order with three bookmarks or more and a text
-  layer (Apache FOP, Qt, LibreOffice, Sphinx, Texinfo, Doxygen, DocBook
-  through dblatex, XeTeX ...), listed in
+- the **Debian draw** (round thirty): 80 Debian 12 packages outside TeX Live
+  that ship a PDF in ``/usr/share/doc``, none kept in ``tests/data/pdf`` or
+  drawn before, taken in a seeded random order; of each, its first PDF in
+  path order with three bookmarks or more and a text layer (Apache FOP, Qt,
+  LibreOffice, Sphinx, Texinfo, Doxygen, Asciidoctor, Ghostscript, XeTeX
+  ...); the first 40 drawn before any change, the next 40 after four, listed in
   ``benchmarks/ground_truth/outside-debian.tsv`` and split alternately in
   draw order.
 
