@@ -516,3 +516,18 @@ def test_one_title_recurring_large_over_each_worked_problem_is_a_label(tmp_path:
         f.new_page().heading(topic, 16, before=0).para(2 + k).heading("Worked problem", 14).para(4)
     doc = parse(f.write(tmp_path / "mechanics.pdf"))
     assert titles(doc) == ["Mechanics", "Velocity", "Acceleration", "Momentum", "Energy", "Torque"]
+
+
+def test_function_signatures_set_bold_over_their_descriptions_are_sections(tmp_path: Path):
+    # a word processor's API guide heads each callback's description with its signature in bold at
+    # the text's size: a heading, not a sentence for its lower-case start
+    f = Flow()
+    f.heading("3. Writing custom callbacks", 18, before=0).para(4)
+    signatures = ["void resetfn(void *parent)", "int scanfn(void *parent, const char *argval)"]
+    signatures.append("int checkfn(void *parent)")
+    for signature in signatures:
+        f.heading(signature, 10, before=16).para(5)
+    f.heading("Words of restraint", 10, before=16).para(5)
+    doc = parse(f.write(tmp_path / "callbacks.pdf"))
+    assert titles(doc) == ["3. Writing custom callbacks", *signatures, "Words of restraint"]
+    assert {levels(doc)[title] for title in [*signatures, "Words of restraint"]} == {2}

@@ -1112,6 +1112,12 @@ _SECTION_NUMBER = re.compile(r"^(?:\d+|[A-Za-z])(?:\.\d+)+\.?\s+\S|^\d+\.?\s+\S"
 _BULLETS = "\u2022\u25e6\u25aa\u25ab\u25a0\u25a1\u25cf\u25cb\u2023\u2043\u2219\u2666\u27a2\uf0b7\uf0a7"
 _LETTERED = re.compile(r"^(?:Appendix\s+)?[A-Z](?:[.:]|\s+[A-Z])", re.I)
 _CITATION = re.compile(r"^\[\d{1,3}\]\s")
+# a function's signature: a type of C's or of code (``::``, ``<>``, ``*``), its name and its
+# parameters ("int checkfn(void *parent)", "static const char *name(void)")
+_SIGNATURE = re.compile(
+    r"^(?=.*(?:\b(?:void|int|char|long|short|float|double|unsigned|signed|const|static|struct|bool|size_t)\b"
+    r"|::|<|\*|&))(?:[A-Za-z_][\w:<>]*[\s*&]+){1,3}[A-Za-z_]\w*\([^()]*\)\s*;?$"
+)
 _QUOTES = "\"'\u201c\u201d\u2018\u2019\u00ab\u00bb\u201e"
 
 _STRONG_PREFIXES = (
@@ -1347,6 +1353,7 @@ def _is_heading_line(
         and not (check.endswith(".") and len(check.split()) <= (6 if numbered else 4))
         and not (numbered and style is not None and reads_as_labelled_title(style))
         and reference_name(text) is None  # a name and what it is ("DBShowErrors\u2014Set the ... mode.")
+        and not _SIGNATURE.match(text)  # a function's signature over its description
     ):
         return False
     if check and check[-1] in ":," and ln.size < body * 1.3 and not labelled_wrap:
