@@ -531,3 +531,25 @@ def test_function_signatures_set_bold_over_their_descriptions_are_sections(tmp_p
     doc = parse(f.write(tmp_path / "callbacks.pdf"))
     assert titles(doc) == ["3. Writing custom callbacks", *signatures, "Words of restraint"]
     assert {levels(doc)[title] for title in [*signatures, "Words of restraint"]} == {2}
+
+
+def test_an_overloads_count_set_smaller_after_its_heading_stays_in_the_heading(tmp_path: Path):
+    # Doxygen sets an overloaded member's count after its heading, smaller and in another family
+    # ("5.1.2.3 fread()" "[1/3]"): a word after a head is no paragraph run into it, and with no
+    # contents to vouch for it the heading is found whole
+    f = Flow()
+    f.heading("5 Namespace Documentation", 16, before=0).para(5)
+    members = [("5.1.1 fread()", "[1/2]"), ("5.1.2 fread()", "[2/2]"), ("5.1.3 fwrite()", "")]
+    for title, count in members:
+        f.heading(title, 11, before=18)
+        if count:
+            x = 78 + 4.75 * len(title)  # (a space or so after the title)
+            f.lines.append(Line(count, x=x, y=f.y + 19, size=9.5, bold=True, family="Times"))
+        f.para(5)
+    doc = parse(f.write(tmp_path / "members.pdf"))
+    assert titles(doc) == [
+        "5 Namespace Documentation",
+        "5.1.1 fread() [1/2]",
+        "5.1.2 fread() [2/2]",
+        "5.1.3 fwrite()",
+    ]

@@ -569,6 +569,8 @@ def _run_in_cut(
     # the text's face: the first of the rest's first, middle and last characters in another
     # family (its first letter may be an initial, a name in it may be set in the head's face)
     rest = text[idx:end].rstrip()
+    if len(rest.split()) < 2:
+        return -1  # a word after the head is no paragraph run into it (an overload's "[1/3]")
     for sample in (idx, _middle_char(rest, idx), idx + len(rest) - 1):
         text_font = fonts.info(tp, sample)[0]
         if text_font and font_family(text_font) != font_family(head_font):
