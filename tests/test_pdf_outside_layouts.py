@@ -180,15 +180,21 @@ def test_two_columns_are_read_apart_when_a_line_overhangs_the_right_margin(tmp_p
     assert titles(doc) == ["1 Introduction", "2 Overview", "2.1 Template Styles"]
 
 
-def test_running_head_that_names_the_current_section_is_no_heading(tmp_path: Path):
-    # a report's pages are topped by a running head in italics at the text's size, set apart above
-    # the text and naming the section the page is in, so that its words change from page to page
-    sections = ["1 Introduction", "2 Methods", "3 Results", "4 Discussion", "5 Conclusions"]
+def _two_pages_per_section(sections: list[str]) -> Flow:
+    """A report whose sections each fill two pages, their headings at the top of the first."""
     f = Flow(top=700)
     for k, title in enumerate(sections):
         if k:
             f.new_page()
         f.heading(title, 14).para(12).para(12).new_page().para(12).para(12).para(12)
+    return f
+
+
+def test_running_head_that_names_the_current_section_is_no_heading(tmp_path: Path):
+    # a report's pages are topped by a running head in italics at the text's size, set apart above
+    # the text and naming the section the page is in, so that its words change from page to page
+    sections = ["1 Introduction", "2 Methods", "3 Results", "4 Discussion", "5 Conclusions"]
+    f = _two_pages_per_section(sections)
     for number, page in enumerate(f.pages):
         head = sections[number // 2].split(" ", 1)[1]
         page.lines.insert(0, Line(f"Annual Review: {head}", x=230, y=750, italic=True))
@@ -203,11 +209,7 @@ def test_bold_running_heads_at_the_place_of_the_books_title_are_no_headings(tmp_
     # above the text: both are page furniture, whatever the section's head reads
     sections = ["1.1 Getting started", "1.2 Packaging new software", "1.3 Security updates"]
     sections += ["1.4 Patches to packages", "1.5 Shared libraries"]
-    f = Flow(top=700)
-    for k, title in enumerate(sections):
-        if k:
-            f.new_page()
-        f.heading(title, 14).para(12).para(12).new_page().para(12).para(12).para(12)
+    f = _two_pages_per_section(sections)
     for number, page in enumerate(f.pages):
         head = "Packaging Guide" if number % 2 else f"{sections[number // 2]} Packaging Guide"
         page.lines.insert(0, Line(head, x=72, y=750, bold=True))

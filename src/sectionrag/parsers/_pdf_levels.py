@@ -239,14 +239,11 @@ def _in_sequence(candidates: list[Candidate]) -> list[Candidate]:
     # unnumbered one set larger (a part's title, "Transactions" after "10.")
     parent_since = False
 
-    def face(c: Candidate) -> tuple[float, bool]:
-        return (round(c.size * 2) / 2, c.bold)
-
     def same_series(style: HeadingStyle | None, c: Candidate, i: int) -> bool:
         """Tell a heading whose next numbered heading repeats its first word after the number, in its face."""
         _, at = _next_number(numbers, numbered_positions, i)
         nxt = styles[at] if at >= 0 else None
-        if style is None or nxt is None or face(candidates[at]) != face(c):
+        if style is None or nxt is None or _face_of(candidates[at]) != _face_of(c):
             return False
         words, next_words = style.rest.split(), nxt.rest.split()
         return bool(words) and bool(next_words) and words[0] == next_words[0]
@@ -268,7 +265,7 @@ def _in_sequence(candidates: list[Candidate]) -> list[Candidate]:
             # the columns may put "7" before "6": the number after the highest one seen is in sequence,
             # and so is a jump ahead that the next numbered heading continues ("8" then "9"), both
             # only in the face of the numbered headings accepted so far (not a list, not a specimen)
-            same_face = top_face is not None and face(c) == top_face
+            same_face = top_face is not None and _face_of(c) == top_face
             confirmed = (
                 after == number
                 # numbers restarted under the next parent heading (REVTeX's "B." then "1.")
@@ -298,7 +295,7 @@ def _in_sequence(candidates: list[Candidate]) -> list[Candidate]:
                 tops_seen.clear()
             top = number
             tops_seen.add(number)
-            top_face = face(c)
+            top_face = _face_of(c)
             parent_since = False
         out.append(c)
     return out
