@@ -42,9 +42,14 @@ same way, outline off, on PDFs nobody chose for the detector:
   LibreOffice, Sphinx, Texinfo, Doxygen, Asciidoctor, Ghostscript, XeTeX
   ...); the first 40 drawn before any change, the next 40 after four, listed in
   ``benchmarks/ground_truth/outside-debian.tsv`` and split alternately in
-  draw order.
+  draw order;
+- the **second Debian draw** (round thirty-one, drawn before any change): 40
+  more packages the same way, in another seeded order, none named in
+  ``tests/data/pdf`` or drawn in any earlier list (Erlang's and Maxima's
+  manuals, Debian's installation guide in Catalan, LinuxCNC in French, Tcl's
+  policy, GNUstep ...), listed in ``benchmarks/ground_truth/outside-debian-2.tsv``.
 
-The first, second, scripts and producers lists are each split in path order, the Debian draw in
+The first, second, scripts and producers lists are each split in path order, the Debian draws in
 draw order: the first, third, fifth ... file is development data (looked at when a heading rule
 is written), the second, fourth, sixth ... is held out (only measured).
 
@@ -59,6 +64,7 @@ kept in the repository but the lists.
     python benchmarks/outside_eval.py --draw scripts   # Persian, Arabic, Hebrew, Indic ...
     python benchmarks/outside_eval.py --draw producers # InDesign, Word, PowerPoint, iText ...
     python benchmarks/outside_eval.py --draw debian    # FOP, Qt, LibreOffice, Sphinx, Texinfo ...
+    python benchmarks/outside_eval.py --draw debian2   # 40 more Debian packages
     python benchmarks/outside_eval.py --json           # and every file's row
 """
 
@@ -91,6 +97,7 @@ CJK = GROUND_TRUTH / "outside-cjk.tsv"
 SCRIPTS = GROUND_TRUTH / "outside-scripts.tsv"
 PRODUCERS = GROUND_TRUTH / "outside-producers.tsv"
 DEBIAN = GROUND_TRUTH / "outside-debian.tsv"
+DEBIAN_2 = GROUND_TRUTH / "outside-debian-2.tsv"
 DRAWS = {
     "first": LIST,
     "second": SECOND,
@@ -98,6 +105,7 @@ DRAWS = {
     "scripts": SCRIPTS,
     "producers": PRODUCERS,
     "debian": DEBIAN,
+    "debian2": DEBIAN_2,
 }
 SIMPLE_INDEX = "https://pypi.org/simple/"
 PYPI = "pypi:"  # (a list's package column: a source distribution on PyPI, not a Debian package)
