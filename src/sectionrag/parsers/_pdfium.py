@@ -392,6 +392,72 @@ def _page_text(raw: Any, textpage: Any, count: int) -> str:
     return data.decode("utf-16-le", errors="replace")
 
 
+# a rule short and thin enough to be an underscore that a font draws as a rule (points)
+_RULE_MAX_HEIGHT = 1.5
+_RULE_WIDTH = (1.0, 15.0)
+# pages with more objects than this (a plot's thousands of paths) are not searched for such rules
+_RULE_SCAN_LIMIT = 20_000
+
+
+def _with_drawn_underscores(raw: Any, page: Any, tp: Any, text: str) -> str:
+    r"""Return ``text`` with an underscore for each space that stands for one drawn as a rule.
+
+    LaTeX's default (OT1) encoding has no underscore glyph: ``\_`` draws a
+    short rule on the baseline, and the text layer reads a gap there
+    (``flann build index`` for ``flann_build_index``). A rule a third of an em
+    to an em wide on the baseline, that fills the gap between two characters
+    of a line which pdfium reads as a space, is that underscore. The text keeps
+    its length: each index still names pdfium's character.
+    """
+    count = raw.FPDFPage_CountObjects(page)
+    if count <= 0 or count > _RULE_SCAN_LIMIT:
+        return text
+    left, bottom, right, top = (ctypes.c_float() for _ in range(4))
+    rules: list[tuple[float, float, float, float]] = []
+    for k in range(count):
+        obj = raw.FPDFPage_GetObject(page, k)
+        if raw.FPDFPageObj_GetType(obj) != raw.FPDF_PAGEOBJ_PATH:
+            continue
+        if not raw.FPDFPageObj_GetBounds(obj, left, bottom, right, top):
+            continue
+        width = right.value - left.value
+        if top.value - bottom.value <= _RULE_MAX_HEIGHT and _RULE_WIDTH[0] <= width <= _RULE_WIDTH[1]:
+            rules.append((left.value, bottom.value, right.value, top.value))
+    if not rules:
+        return text
+    chars = list(text)
+    box = [ctypes.c_double() for _ in range(4)]
+    x, y = ctypes.c_double(), ctypes.c_double()
+    matrix = raw.FS_MATRIX()
+    for r_left, r_bottom, r_right, r_top in rules:
+        # (pdfium's tolerance reaches half its value either side; the nearest character may be the
+        # gap's space itself)
+        i = int(raw.FPDFText_GetCharIndexAtPos(tp, r_left - 0.5, r_top + 2.0, 6.0, 6.0))
+        if 0 < i < len(text) and text[i] == " ":
+            i -= 1
+        if not 0 <= i < len(text) - 2 or text[i + 1] != " " or text[i].isspace() or text[i + 2].isspace():
+            continue
+        size = _char_size(raw, tp, i, matrix)
+        if not 0.2 * size <= r_right - r_left <= 0.7 * size:
+            continue
+        if not raw.FPDFText_GetCharBox(tp, i, *box) or not raw.FPDFText_GetCharOrigin(tp, i, x, y):
+            continue
+        before_right = box[1].value
+        if not raw.FPDFText_GetCharBox(tp, i + 2, *box):
+            continue
+        after_left = box[0].value
+        abuts = -0.5 <= r_left - before_right <= 0.2 * size and -0.5 <= after_left - r_right <= 0.2 * size
+        # (an underline lies lower, a strike-out higher: either may fill a gap between two words)
+        base = y.value
+        on_baseline = (
+            base - 0.1 * size <= r_bottom <= base + 0.03 * size
+            and base - 0.02 * size <= r_top <= base + 0.15 * size
+        )
+        if abuts and on_baseline:
+            chars[i + 1] = "_"
+    return "".join(chars)
+
+
 # letters of the scripts written right to left (Hebrew, Arabic, Syriac, Thaana, N'Ko, and the
 # presentation forms)
 RTL_LETTERS = "\u0590-\u08ff\ufb1d-\ufdff\ufe70-\ufefc"
@@ -778,6 +844,7 @@ def extract_page_lines(
             # a character beyond U+FFFF is two of pdfium's characters (a surrogate pair): read them
             # one by one so that the text's indices stay pdfium's, and join them in each line's text
             text = "".join(chr(raw.FPDFText_GetUnicode(tp, i) or 0xFFFD) for i in range(count))
+        text = _with_drawn_underscores(raw, page.raw, tp, text)
         fonts = _FontCache(raw)
         boxes = _CharBoxes(raw, tp, frame, text, fonts)
         if undrawn is not None:

@@ -1,0 +1,91 @@
+"""Underscores that a font draws as a rule: LaTeX's default encoding has no underscore glyph.
+
+``\\_`` in LaTeX's OT1 encoding (and in Texinfo's text fonts) draws a short
+rule on the baseline; the text layer reads a gap there, so ``flann_build_index``
+came out as ``flann build index`` in the text, the headings and the index. The
+parser reads such a rule back as the underscore it stands for, and leaves
+alone the rules that only look like one: an underline, a strike-out, a blank
+to fill in.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from _pdfgen import Page, write_pdf
+from sectionrag.parsers.pdf import PdfParser
+
+# Helvetica's advance widths (thousandths of an em) for the letters used below
+_WIDTHS = {
+    **dict.fromkeys("il", 222),
+    **dict.fromkeys("fjt", 278),
+    **dict.fromkeys("r", 333),
+    "(": 333,
+    ")": 333,
+    "k": 500,
+    "x": 500,
+    **dict.fromkeys("abdeghnopqu", 556),
+    "s": 500,
+    "m": 833,
+    "w": 722,
+}
+
+
+def _width(word: str, size: float) -> float:
+    return sum(_WIDTHS.get(ch, 556) for ch in word) * size / 1000
+
+
+def _words_with_rules(
+    words: list[str], x: float, y: float, size: float, rule: tuple[float, float, float, float]
+) -> bytes:
+    """Draw ``words`` with no spaces; in each gap a rule ``(kern, width, lift, thickness)``.
+
+    ``kern`` is the gap on either side of the rule, ``lift`` its bottom's
+    height over the baseline (negative: below it), in points.
+    """
+    kern, width, lift, thick = rule
+    ops = []
+    for k, word in enumerate(words):
+        ops.append(b"BT /F1 %.2f Tf %.2f %.2f Td (%s) Tj ET" % (size, x, y, word.encode()))
+        x += _width(word, size)
+        if k < len(words) - 1:
+            ops.append(b"%.2f %.2f %.2f %.2f re f" % (x + kern, y + lift, width, thick))
+            x += 2 * kern + width
+    return b"\n".join(ops)
+
+
+def _text_of(tmp: Path, *rows: bytes) -> str:
+    path = write_pdf(tmp / "rules.pdf", [Page(raw=b"\n".join(rows))])
+    return PdfParser(use_outline=False).parse(path).text
+
+
+def test_a_rule_on_the_baseline_between_two_words_is_an_underscore(tmp_path: Path):
+    # \_ in OT1: a kern of 0.06 em, a rule 0.3 em wide and 0.4 pt thick on the baseline
+    row = _words_with_rules(["flann", "build", "index()"], 72, 700, 10, (0.6, 3.0, 0.0, 0.4))
+    text = _text_of(tmp_path, row)
+    assert "flann_build_index()" in text
+
+
+def test_a_drawn_underscore_in_a_heading_is_in_its_title(tmp_path: Path):
+    head = b"BT /F2 14 Tf 72 740 Td (3.2.1) Tj ET\n" + _words_with_rules(
+        ["flann", "save", "index"], 110, 740, 14, (0.84, 4.2, -0.1, 0.6)
+    )
+    body = b"\n".join(
+        b"BT /F1 10 Tf 72 %d Td (Saves the index to a file so that it can be loaded again later on.) Tj ET"
+        % (712 - 14 * k)
+        for k in range(12)
+    )
+    path = write_pdf(tmp_path / "heading.pdf", [Page(raw=head + b"\n" + body)])
+    doc = PdfParser(use_outline=False).parse(path)
+    assert [s.title for s in doc.sections] == ["3.2.1 flann_save_index"]
+
+
+def test_underlines_strike_outs_and_blanks_in_gaps_stay_spaces(tmp_path: Path):
+    # an underline (below the baseline) and a strike-out (through the letters' middle) drawn piece
+    # by piece, one piece in each gap between words; a blank to fill in, far wider than an underscore
+    underline = _words_with_rules(["text", "to", "be", "kept"], 72, 700, 10, (0.0, 3.0, -2.0, 0.4))
+    strike = _words_with_rules(["words", "struck", "out"], 72, 680, 10, (0.0, 3.0, 2.2, 0.4))
+    blank = _words_with_rules(["Name:", "Date"], 72, 660, 10, (1.0, 60.0, 0.0, 0.4))
+    text = _text_of(tmp_path, underline, strike, blank)
+    assert "_" not in text
+    assert "text to be kept" in text and "words struck out" in text
