@@ -19,7 +19,7 @@ from typing import Any
 
 from sectionrag.parsers.headings import is_all_caps
 
-__all__ = ["PageFrame", "PdfLine", "extract_page_lines"]
+__all__ = ["TEX_PRODUCER", "PageFrame", "PdfLine", "extract_page_lines"]
 
 # pdfium marks a hyphen at the end of a line with U+FFFE and may run the next text object
 # (a page number, the next line) on without a break: end the line after the marker
@@ -392,6 +392,8 @@ def _page_text(raw: Any, textpage: Any, count: int) -> str:
     return data.decode("utf-16-le", errors="replace")
 
 
+# a producer or creator of TeX's: pdfTeX, XeTeX (xdvipdfmx), LuaTeX, dvipdfm, dvips
+TEX_PRODUCER = re.compile(r"tex|dvip", re.IGNORECASE)
 # a rule short and thin enough to be an underscore that a font draws as a rule (points)
 _RULE_MAX_HEIGHT = 1.5
 _RULE_WIDTH = (1.0, 15.0)
@@ -407,7 +409,9 @@ def _with_drawn_underscores(raw: Any, page: Any, tp: Any, text: str) -> str:
     (``flann build index`` for ``flann_build_index``). A rule a third of an em
     to an em wide on the baseline, that fills the gap between two characters
     of a line which pdfium reads as a space, is that underscore. The text keeps
-    its length: each index still names pdfium's character.
+    its length: each index still names pdfium's character. Listing a page's
+    objects costs a fifth of reading its text where every word is an object of
+    its own (a filing), so only PDFs that TeX made are read for it.
     """
     count = raw.FPDFPage_CountObjects(page)
     if count <= 0 or count > _RULE_SCAN_LIMIT:
@@ -818,7 +822,12 @@ def _next_line(
 
 
 def extract_page_lines(
-    page: Any, page_index: int, *, gap_em: float = 1.6, undrawn: set[str] | None = None
+    page: Any,
+    page_index: int,
+    *,
+    gap_em: float = 1.6,
+    undrawn: set[str] | None = None,
+    drawn_underscores: bool = False,
 ) -> list[PdfLine]:
     """Return the text lines of one pypdfium2 page in pdfium's order.
 
@@ -827,7 +836,8 @@ def extract_page_lines(
     columns that the content stream interleaves); pieces of one visual row
     share ``row``. The name of a font that the page draws CJK text in without
     embedding it, where the machine has no glyphs for that text, is added to
-    ``undrawn``.
+    ``undrawn``. With ``drawn_underscores`` (a PDF made by TeX), underscores
+    drawn as rules are read back (see :func:`_with_drawn_underscores`).
     """
     import pypdfium2.raw as raw
 
@@ -844,7 +854,8 @@ def extract_page_lines(
             # a character beyond U+FFFF is two of pdfium's characters (a surrogate pair): read them
             # one by one so that the text's indices stay pdfium's, and join them in each line's text
             text = "".join(chr(raw.FPDFText_GetUnicode(tp, i) or 0xFFFD) for i in range(count))
-        text = _with_drawn_underscores(raw, page.raw, tp, text)
+        if drawn_underscores:
+            text = _with_drawn_underscores(raw, page.raw, tp, text)
         fonts = _FontCache(raw)
         boxes = _CharBoxes(raw, tp, frame, text, fonts)
         if undrawn is not None:

@@ -40,7 +40,7 @@ from sectionrag.parsers._pdf_rtl import orient_rtl_numbers
 from sectionrag.parsers._pdf_rules import mark_ruled_cells
 from sectionrag.parsers._pdf_title import reads_as_title
 from sectionrag.parsers._pdf_toc import find_contents
-from sectionrag.parsers._pdfium import PageFrame, PdfLine, extract_page_lines
+from sectionrag.parsers._pdfium import TEX_PRODUCER, PageFrame, PdfLine, extract_page_lines
 from sectionrag.parsers._plumber_tables import add_ruled_tables
 from sectionrag.parsers._sections import build_sections
 from sectionrag.parsers._source import read_head
@@ -100,6 +100,8 @@ class PdfParser:
             failed: list[int] = []
             undrawn: set[str] = set()  # fonts whose CJK text this machine has no glyphs for
             frames: list[PageFrame | None] = []  # each page's rotation and size, for the outline's places
+            metadata = self._metadata(pdf)
+            by_tex = any(TEX_PRODUCER.search(metadata.get(key, "")) for key in ("producer", "creator"))
             for index in range(page_count):
                 try:
                     page = pdf[index]
@@ -111,13 +113,12 @@ class PdfParser:
                     continue
                 try:
                     frames.append(PageFrame.of(page))
-                    lines = extract_page_lines(page, index, undrawn=undrawn)
+                    lines = extract_page_lines(page, index, undrawn=undrawn, drawn_underscores=by_tex)
                     mark_ruled_cells(page, lines)
                     pages_lines.append(lines)
                 finally:
                     page.close()
             outline = read_outline(pdf, frames) if self.use_outline else []
-            metadata = self._metadata(pdf)
         finally:
             pdf.close()
         if len(failed) == page_count:
