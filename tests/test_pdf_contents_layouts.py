@@ -796,3 +796,31 @@ def test_a_heading_whose_last_words_are_set_smaller_on_its_row_is_found_whole(tm
     assert "2.2 fread() [2/2]" in titles
     assert "2.3 fwrite()" in titles
     assert "2.4 fseek()" in titles
+
+
+def test_functions_listed_by_name_whose_pages_print_their_signatures_are_sections(tmp_path: Path):
+    # an R or Python package's manual: the contents lists each function by its name ("hclust",
+    # "single"); its page prints the signature at the margin ("hclust (d, method='complete')",
+    # "fastcluster.single (X)") over its description, indented; an example calling the function
+    # ("fastcluster::hclust(...)") is set in line with the text around it
+    f = Flow()
+    f.heading("fastcluster manual", 24, before=0).para(3).new_page()
+    contents = f.pages[-1]
+    f.new_page()
+    f.heading("1 The R interface", 16, before=0).para(3)
+    rows: list[tuple[str, int, float]] = [("1 The R interface", len(f.pages), 72.0)]
+    f.line("fastcluster::hclust(...)", x=100, family="Courier")
+    f.line("stats::hclust(...)", x=100, family="Courier", after=20)
+    signatures = [("hclust", "hclust (d, method='complete', members=NULL)")]
+    signatures += [(name, f"fastcluster.{name} (X)") for name in ("single", "complete", "average")]
+    for k, (name, signature) in enumerate(signatures):
+        if k == 1:
+            f.new_page()
+        f.line(signature, family="Courier", after=14)
+        f.para(2 + k, x=100)
+        rows.append((name, len(f.pages), 90.0))
+    _print_contents(contents, [(title, page, x, 10.0) for title, page, x in rows])
+    doc = parse(f.write(tmp_path / "signatures.pdf"))
+    paths = [s.path for s in doc.sections]
+    assert [p[-1] for p in paths if len(p) == 2] == ["hclust", "single", "complete", "average"]
+    assert all(p[0] == "1 The R interface" for p in paths if len(p) == 2)

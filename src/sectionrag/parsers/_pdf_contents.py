@@ -7,7 +7,7 @@ from difflib import SequenceMatcher
 
 from sectionrag.parsers._pdf_headings import Candidate, numbering_order
 from sectionrag.parsers._pdf_title import has_prose
-from sectionrag.parsers._pdf_toc import CONTENTS_TITLES, Contents, TocEntry
+from sectionrag.parsers._pdf_toc import CONTENTS_TITLES, Contents, TocEntry, names_signature
 from sectionrag.parsers._pdfium import PdfLine
 from sectionrag.parsers._sections import join_title_lines
 from sectionrag.parsers.headings import BOOK_TITLES, classify, is_all_caps, normalize_for_match, split_gloss
@@ -124,6 +124,8 @@ def apply_contents(
                 last.italic,
             )
             added.append(c)
+        if len(entry.heading) == 1 and names_signature(normalize_for_match(entry.title), c.title):
+            c.title = entry.title  # a reference entry's signature line, listed by the function's name
         c.toc_level = entry.level
         for ln in c.lines:
             ln.role = "heading"

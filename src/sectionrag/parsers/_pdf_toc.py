@@ -30,7 +30,7 @@ from sectionrag.parsers.headings import (
     split_gloss,
 )
 
-__all__ = ["CONTENTS_TITLES", "Contents", "TocEntry", "find_contents"]
+__all__ = ["CONTENTS_TITLES", "Contents", "TocEntry", "find_contents", "names_signature"]
 
 CONTENTS_TITLES = frozenset(
     {"contents", "table of contents", "index", "contents at a glance", "brief contents", "toc"}
@@ -49,6 +49,9 @@ _BULLETS = "\u2022\u25e6\u25aa\u25a0\u25cf\u2666\u2013\u2014*>\uf0b7\uf0a7"
 _DIGIT_RUN = re.compile(r"\d+")
 # a name in asterisks ("*DEFAULT-DATABASE*"), not a line opening on a bullet
 _STARRED_NAME = re.compile(r"\*[^\s*]+\*(?:\s|$)")
+# a reference entry's signature: up to two words before it (a type, "class"), the name, maybe
+# qualified ("fastcluster.single", "stats::hclust"), then its parameters ("hclust (d, method=...)")
+_SIGNATURE_NAME = re.compile(r"^(?:[\w*&<>:]+\s+){0,2}?(?P<name>[A-Za-z_][\w.:]*?)\s*\(")
 # how a contents entry may qualify a title that its page prints without it: the period a statement
 # covers, with its year ("... of Income for the Three Months Ended June 30, 2023", "... as of June 30, 2023")
 _PERIOD = re.compile(r"(?:for the|as of|as at|ended) .*\b(?:19|20)\d\d\b")
@@ -524,8 +527,10 @@ def _find_on_page(
                 if line_label is not None and label is not None and _same_label(label, line_label):
                     return i, 1
             continue
-        if not (first_norm.startswith(head) or target.startswith(first_norm[:6])):
+        if not (first_norm.startswith(head) or target.startswith(first_norm[:6]) or "(" in first.text):
             continue
+        if "(" in first.text and _signature_of(target, lines, i):
+            return i, 1
         glossed = split_gloss(first.text)
         if glossed is not None and normalize_for_match(glossed[0]) == target:
             return i, 1  # a reference page's name line: "DATABASE \u2014 The super-type of ..."
@@ -553,6 +558,34 @@ def _find_on_page(
         if best is not None:
             return i, best + rest
     return None
+
+
+def names_signature(target: str, text: str) -> bool:
+    """Tell whether ``text`` opens with the signature of the function ``target`` (normalised) names.
+
+    ``hclust (d, method=...)`` and ``fastcluster.hclust(d)`` both name ``hclust``.
+    """
+    m = _SIGNATURE_NAME.match(text)
+    if m is None:
+        return False
+    name = m.group("name")
+    return target in (normalize_for_match(name), normalize_for_match(re.split(r"\.|::", name)[-1]))
+
+
+def _signature_of(target: str, lines: list[PdfLine], i: int) -> bool:
+    """Tell a reference entry's signature line, hanging over its description, for the name ``target``.
+
+    A reference manual's contents lists a function by its name (``hclust``,
+    ``single``) and its page prints the signature (``hclust (d, method=...)``,
+    ``fastcluster.single (X)``) with the description indented under it. A
+    call in an example (``fastcluster::hclust(...)``) is set in line with the
+    text around it, not hanging over it.
+    """
+    if not names_signature(target, lines[i].text):
+        return False
+    line = lines[i]
+    after = next((ln for ln in lines[i + 1 :] if ln.row != line.row), None)
+    return after is not None and after.x0 - line.x0 >= line.size and after.top - line.bottom < 2 * line.size
 
 
 def _row_rest(lines: list[PdfLine], i: int, row: list[PdfLine]) -> int | None:
