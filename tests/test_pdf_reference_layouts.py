@@ -238,3 +238,23 @@ def test_code_set_smaller_in_headings_of_an_api_reference(tmp_path: Path):
     assert levels["Class: EventEmitter"] == levels["Passing arguments to listeners"]
     assert levels["emitter.on(eventName, listener)"] == levels["Class: EventEmitter"] + 1
     assert levels["Class: EventTarget"] == levels["Class: EventEmitter"]
+
+
+def test_listings_in_nimbus_mono_that_outweigh_the_prose_do_not_set_the_text_size(tmp_path: Path):
+    # a Doxygen reference printed with URW's fonts: its source listings, 7 pt in Nimbus Mono L
+    # ("NimbusMonL-Regu"), hold more characters than its 9 pt prose; the prose's cross-reference
+    # lines set apart under each member ("Referenced by Cborder_store().") are text, not sections
+    f = Flow().heading("4 Class Documentation", 16, before=0)
+    for k, member in enumerate(("4.2.3.1 angle", "4.2.3.2 is_in", "4.2.3.3 mom")):
+        f.heading(member, 11)
+        f.line("angle w.r.t. circle centre of the particle momentum", size=9)
+        f.line(f"Definition at line {60 + k} of file protocones.h.", size=9, after=22)
+        f.line("Referenced by Cborder_store().", size=9, after=24)
+    f.new_page().heading("5 File Documentation", 13, before=0)
+    for n in range(14):  # (more characters than the prose, under three times as many)
+        f.line(f"{n:05d}   double Cborder_store::angle_{n} = atan2(p.py, p.px) - centre;", size=7,
+               face="NimbusMonL-Regu", after=8.5)  # fmt: skip
+    doc = parse(f.write(tmp_path / "refman.pdf"))
+    assert titles(doc) == [
+        "4 Class Documentation", "4.2.3.1 angle", "4.2.3.2 is_in", "4.2.3.3 mom", "5 File Documentation"
+    ]  # fmt: skip

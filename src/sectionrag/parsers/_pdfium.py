@@ -24,8 +24,11 @@ __all__ = ["TEX_PRODUCER", "PageFrame", "PdfLine", "extract_page_lines"]
 # pdfium marks a hyphen at the end of a line with U+FFFE and may run the next text object
 # (a page number, the next line) on without a break: end the line after the marker
 _LINE_BREAK = re.compile(r"\r\n|\r|\n|(?<=\ufffe)(?=.)")
-# a typewriter (code) face: listings and inline code, set apart from the text's own faces
-CODE_FONT = re.compile(r"courier|mono|consol|typewriter|code|cmtt|lmtt|menlo|inconsolata", re.I)
+# a typewriter (code) face: listings and inline code, set apart from the text's own faces (URW's
+# Nimbus Mono L is "NimbusMonL"; TeX's typewriter faces end in "tt" and a size: CMSLTT10, SFTT1000)
+CODE_FONT = re.compile(
+    r"courier|mono|nimbusmon|consol|typewriter|code|cmtt|lmtt|tt\d|menlo|inconsolata", re.I
+)
 _BOLD_NAME = re.compile(r"bold|black|heavy|semibold|demi|bx\d|bx$|cmbx|cmb\d|-b\b|,b\b|medi", re.IGNORECASE)
 # a face its name calls regular ("LMRoman10-Regular", "TimesNewRomanPSMT", "CMR10", "Utopia-Book"), or
 # one of the regular text faces of Chinese and Japanese ("SimSun", "FangSong", "KaiTi", "MingLiU",
