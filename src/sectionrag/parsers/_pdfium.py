@@ -550,6 +550,47 @@ def _composed_accent(m: re.Match[str]) -> str:
     return composed if len(composed) == 1 else m.group(0)
 
 
+# a spacing accent that pdfium reads after its word, or at the line's end ("SUMARIO \u00b4",
+# "Introduc\u00b8ao\u02dc", "10A\u02da"): TeX raised it over its letter, and pdfium's order put it last
+_STRAY_ACCENT = re.compile("[\u00b4\u02c6\u02dc\u00a8\u02c7\u02d8\u02da\u02dd](?!\\w)")
+
+
+def _placed_accents(boxes: _CharBoxes, piece: str, offset: int) -> str:
+    """Compose each stray spacing accent of ``piece`` with the letter it is drawn over.
+
+    ``offset`` is the piece's index in the page text. The letter is the one of
+    the piece whose box holds the accent's centre across and lies under it; a
+    letter the accent does not go on (a math hat over ``\u03b2``, a tilde
+    before ``/bin``) keeps the accent where it is read.
+    """
+    chars = list(piece)
+    drop: set[int] = set()
+    for m in _STRAY_ACCENT.finditer(piece):
+        j = m.start()
+        accent = boxes.box(offset + j)
+        if accent is None:
+            continue
+        centre = (accent[0] + accent[2]) / 2
+        mark = _ACCENT_BEFORE[m.group()]
+        for k, ch in enumerate(chars):
+            if k == j or ch not in _ACCENTED[mark]:
+                continue
+            letter = boxes.box(offset + k)
+            # (boxes are top-down: the accent ends above the letter's top, or just inside it)
+            if letter is None or not letter[0] <= centre <= letter[2]:
+                continue
+            if accent[3] > letter[1] + 0.3 * (letter[3] - letter[1]):
+                continue
+            composed = unicodedata.normalize("NFC", ch.replace("\u0131", "i") + mark)
+            if len(composed) == 1:
+                chars[k] = composed
+                drop.add(j)
+                if j > 0 and chars[j - 1] == " " and (j + 1 == len(chars) or chars[j + 1].isspace()):
+                    drop.add(j - 1)  # (the space pdfium read before the accent)
+            break
+    return "".join(c for i, c in enumerate(chars) if i not in drop)
+
+
 def _composed_accents(text: str) -> str:
     """Join each spacing accent set as a glyph of its own to its letter (``Cap\u00b4\u0131tulo``)."""
     return _SPLIT_ACCENT.sub(_composed_accent, text)
@@ -940,6 +981,8 @@ def extract_page_lines(
                 else:
                     ends = (boxes.box(i0), boxes.box(i1))
                     box = [b for b in ends if b is not None] or [(0.0, 0.0, 0.0, 0.0)]
+                if _STRAY_ACCENT.search(stripped) is not None:
+                    stripped = _placed_accents(boxes, piece, a).strip() or stripped
                 if _looks_letter_spaced(stripped):
                     stripped = _join_spaced_letters(boxes, piece, a) or stripped
                 elif stripped[:1].isdigit() or stripped[:1] in ".-\u2212\u2013":

@@ -1,11 +1,12 @@
-"""Underscores that a font draws as a rule: LaTeX's default encoding has no underscore glyph.
+"""Marks TeX's old (OT1) fonts draw apart from their text: the underscore, and raised accents.
 
 ``\\_`` in LaTeX's OT1 encoding (and in Texinfo's text fonts) draws a short
 rule on the baseline; the text layer reads a gap there, so ``flann_build_index``
 came out as ``flann build index`` in the text, the headings and the index. The
 parser reads such a rule back as the underscore it stands for, and leaves
 alone the rules that only look like one: an underline, a strike-out, a blank
-to fill in.
+to fill in. An accent those fonts raise over a capital is a glyph of its own
+that pdfium may read after the word; it is composed with the letter under it.
 """
 
 from __future__ import annotations
@@ -100,3 +101,23 @@ def test_pdfs_not_made_by_tex_are_not_read_for_drawn_underscores(tmp_path: Path)
     # (a filing made by a word processor): only TeX's encodings draw the underscore as a rule
     row = _words_with_rules(["flann", "build", "index()"], 72, 700, 10, (0.6, 3.0, 0.0, 0.4))
     assert "flann build index()" in _text_of(tmp_path, row, info={"Producer": "Microsoft Word"})
+
+
+def test_an_accent_read_after_its_word_is_composed_with_the_letter_it_is_drawn_over(tmp_path: Path):
+    # TeX's old fonts raise a spacing accent over a capital (or a letter) with a glyph of its own;
+    # pdfium may read it after the word or at the line's end ("SUMARIO \u00b4", "Introducao\u02dc").
+    # An accent over no letter ("\u02dc/bin", a home folder) stays as it is read.
+    a_left = 72 + (667 + 722 + 833) * 14 / 1000  # Helvetica-Bold: S, U, M before the A
+    acute_x = a_left + (722 - 333) * 14 / 2000  # centred over the A (the acute is 333 wide)
+    o_left = 72 + _width("Introduca", 10)
+    rows = (
+        b"BT /F2 14 Tf 72 700 Td (SUMARIO) Tj ET",
+        b"BT /F2 14 Tf %.2f 703 Td (\\264) Tj ET" % acute_x,
+        b"BT /F1 10 Tf 72 670 Td (Introducao) Tj ET",
+        # (the tilde's glyph starts 0.39 em right of its origin: its centre over the a)
+        b"BT /F1 10 Tf %.2f 670 Td (\\230) Tj ET" % (o_left - _width("a", 10) - 2.3),
+        b"BT /F1 10 Tf 72 650 Td (cd \\230/bin) Tj ET",
+    )
+    text = _text_of(tmp_path, *rows)
+    assert "SUM\u00c1RIO" in text and "Introduc\u00e3o" in text
+    assert "\u02dc/bin" in text and "\u00b4" not in text
