@@ -224,8 +224,6 @@ def _read_page(lines: list[PdfLine]) -> tuple[Parsed, dict[int, float], list[Pdf
     if by_column is not None and (page is None or _rising(by_column[0]) > _rising(page[0])):
         page = by_column
     above: list[PdfLine] = []
-    if page is not None:
-        page, above = _from_the_title_down(lines, page)
     if page is None:
         # a contents that starts part-way down its page, under its title (a report's title, its
         # authors and abstract above it): read from the title down
@@ -242,26 +240,6 @@ def _read_page(lines: list[PdfLine]) -> tuple[Parsed, dict[int, float], list[Pdf
         kept = {id(ln) for ln in below}
         parsed = [row for row in parsed if id(row[0][0]) not in kept]
     return parsed, lefts, above + below
-
-
-def _from_the_title_down(
-    lines: list[PdfLine], page: tuple[Parsed, dict[int, float]]
-) -> tuple[tuple[Parsed, dict[int, float]], list[PdfLine]]:
-    """Drop the rows set above the contents' title: a title page's date is no entry.
-
-    A report may print its contents under its title, its author and its date
-    (``Feb 27, 2023``, flush right like the page numbers below): a row above
-    the line ``Contents`` reads as an entry for page 2023. Returns the rows
-    kept and the lines above the title (none when no row is dropped).
-    """
-    title = next((ln for ln in lines if _is_contents_title(ln.text) and "content" in ln.text.lower()), None)
-    if title is None:
-        return page, []
-    parsed, lefts = page
-    kept = [row for row in parsed if not all(piece.bottom <= title.top for piece in row[0])]
-    if len(kept) == len(parsed) or sum(1 for _, _, label in kept if label is not None) < 4:
-        return page, []
-    return (kept, lefts), [ln for ln in lines if ln.bottom <= title.top]
 
 
 def _read_continuation(
