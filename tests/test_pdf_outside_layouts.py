@@ -555,3 +555,30 @@ def test_an_overloads_count_set_smaller_after_its_heading_stays_in_the_heading(t
         "5.1.2 fread() [2/2]",
         "5.1.3 fwrite()",
     ]
+
+
+def test_a_title_pages_date_set_flush_right_above_the_contents_is_no_entry(tmp_path: Path):
+    # a Sphinx manual's first page: the title, the release, the author and the date flush right
+    # ("Feb 27, 2023", its year where the contents below sets its page numbers), then the contents;
+    # the date is no entry for page 2023 a level above the chapters
+    chapters = [("1 Overview", ["1.1 Components"]), ("2 Installation", ["2.1 Using pip", "2.2 From source"])]
+    chapters.append(("3 Tutorial", []))
+    rows = [(c, 72.0, True) for c, _ in chapters] + [(s, 90.0, False) for _, subs in chapters for s in subs]
+    rows.sort(key=lambda r: r[0])
+    placed = [
+        (title, 2 + int(title[0]) - 1, x, 620 - 16 * k, bold) for k, (title, x, bold) in enumerate(rows)
+    ]
+    first = Page([Line("PETSc for Python", x=300, y=740, size=24, bold=True)])
+    first.lines.append(Line("Lisandro Dalcin", x=380, y=700, size=14, bold=True))
+    first.lines.append(Line("Contents", y=650, size=14, bold=True))
+    _flush_right([first], [[("Feb 27,", 2023, 430, 675, True), *placed]], tmp_path)
+    f = Flow()
+    f.pages = [first]
+    for chapter, subs in chapters:
+        f.new_page().heading(chapter, 16, before=0).para(8)
+        for sub in subs:
+            f.heading(sub, 12).para(8)
+    doc = parse(f.write(tmp_path / "manual.pdf"))
+    got = levels(doc)
+    assert got.get("1 Overview") == got.get("3 Tutorial") == 1
+    assert got.get("1.1 Components") == got.get("2.2 From source") == 2

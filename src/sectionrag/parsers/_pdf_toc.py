@@ -47,6 +47,8 @@ _TRAILING_PAGE = re.compile(rf"^(?P<title>.*?\S)\s+(?P<page>{_PAGE})$", re.I)
 _ENDS_IN_PAGE = re.compile(r"(?:^|[^0-9A-Za-z])(?:\d{1,4}|[ivxlc]{1,7})$", re.I)
 _BULLETS = "\u2022\u25e6\u25aa\u25a0\u25cf\u2666\u2013\u2014*>\uf0b7\uf0a7"
 _DIGIT_RUN = re.compile(r"\d+")
+_YEAR = re.compile(r"(?:19|20)\d\d")
+_MONTHS = frozenset(("jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec"))
 # a name in asterisks ("*DEFAULT-DATABASE*"), not a line opening on a bullet
 _STARRED_NAME = re.compile(r"\*[^\s*]+\*(?:\s|$)")
 # a reference entry's signature: up to two words before it (a type, "class"), the name, maybe
@@ -323,8 +325,9 @@ def _read_rows(lines: list[PdfLine], split: float | None) -> tuple[Parsed, dict[
         column = columns.get(lefts[id(pieces[0])])
         if entry is None and column is not None and abs(pieces[-1].x1 - column) < 4:
             # "1 Introduction 1": the page number right-aligned with the others in its column, no leaders
+            # (a title page's date flush right above the contents, "Feb 27, 2023", is none)
             m = _TRAILING_PAGE.match(text)
-            if m:
+            if m and not _is_date(m["title"], m["page"]):
                 entry = (m.group("title"), m.group("page"))
         elif entry is None and not columns:
             # no leaders and no aligned numbers anywhere: "introduction 4", the number after the title
@@ -346,6 +349,14 @@ def _read_rows(lines: list[PdfLine], split: float | None) -> tuple[Parsed, dict[
         if rising < 0.75 * (len(numbers) - 1) or len(set(numbers)) < 2:
             return None  # an index or a table of figures by number, not a contents page
     return parsed, lefts
+
+
+def _is_date(title: str, page: str) -> bool:
+    """Tell a date (``Feb 27, 2023``, ``27 February 2023``) from a title and its page number."""
+    if _YEAR.fullmatch(page) is None:
+        return False
+    words = title.rstrip(".").split()
+    return title.endswith(",") or (bool(words) and words[-1].lower()[:3] in _MONTHS)
 
 
 def _entries_of(
