@@ -39,6 +39,10 @@ _REGULAR_NAME = re.compile(
     re.IGNORECASE,
 )
 _ITALIC_NAME = re.compile(r"italic|oblique|\bti\b|cmti|cmsl|-i\b|,i\b|slant", re.IGNORECASE)
+# a PostScript name whose style names the slant alone ("Arial-ItalicMT", "Times-Italic",
+# "Helvetica-Oblique", "Calibri,Italic"): the family's regular italic, whatever weight pdfium
+# estimates (645 for a word processor's Arial-ItalicMT)
+_SLANT_ONLY_NAME = re.compile(r"[-,](?:italic|oblique|ital|it)(?:mt|ps)?$", re.IGNORECASE)
 
 
 @dataclass(slots=True)
@@ -115,7 +119,8 @@ class _FontCache:
         if known is None:
             base = key.decode("latin-1", "replace").split("+", 1)[-1]
             # (the name says bold: True; it says regular: None; it says neither: False)
-            bold_name = True if _BOLD_NAME.search(base) else None if _REGULAR_NAME.search(base) else False
+            regular = _REGULAR_NAME.search(base) or _SLANT_ONLY_NAME.search(base)
+            bold_name = True if _BOLD_NAME.search(base) else None if regular else False
             known = self.names[key] = (base, bold_name, bool(_ITALIC_NAME.search(base)))
         base, bold_name, italic_name = known
         # the weight is asked only when the name and flags leave it open
