@@ -47,7 +47,10 @@ same way, outline off, on PDFs nobody chose for the detector:
   more packages the same way, in another seeded order, none named in
   ``tests/data/pdf`` or drawn in any earlier list (Erlang's and Maxima's
   manuals, Debian's installation guide in Catalan, LinuxCNC in French, Tcl's
-  policy, GNUstep ...), listed in ``benchmarks/ground_truth/outside-debian-2.tsv``.
+  policy, GNUstep ...), listed in ``benchmarks/ground_truth/outside-debian-2.tsv``;
+- the **third Debian draw** (the end of round thirty-one): 20 more packages the
+  same way in a third seeded order, all held out (only measured), listed in
+  ``benchmarks/ground_truth/outside-debian-3.tsv``.
 
 The first, second, scripts and producers lists are each split in path order, the Debian draws in
 draw order: the first, third, fifth ... file is development data (looked at when a heading rule
@@ -65,6 +68,7 @@ kept in the repository but the lists.
     python benchmarks/outside_eval.py --draw producers # InDesign, Word, PowerPoint, iText ...
     python benchmarks/outside_eval.py --draw debian    # FOP, Qt, LibreOffice, Sphinx, Texinfo ...
     python benchmarks/outside_eval.py --draw debian2   # 40 more Debian packages
+    python benchmarks/outside_eval.py --draw debian3   # 20 more, all held out
     python benchmarks/outside_eval.py --json           # and every file's row
 """
 
@@ -98,6 +102,7 @@ SCRIPTS = GROUND_TRUTH / "outside-scripts.tsv"
 PRODUCERS = GROUND_TRUTH / "outside-producers.tsv"
 DEBIAN = GROUND_TRUTH / "outside-debian.tsv"
 DEBIAN_2 = GROUND_TRUTH / "outside-debian-2.tsv"
+DEBIAN_3 = GROUND_TRUTH / "outside-debian-3.tsv"
 DRAWS = {
     "first": LIST,
     "second": SECOND,
@@ -106,6 +111,7 @@ DRAWS = {
     "producers": PRODUCERS,
     "debian": DEBIAN,
     "debian2": DEBIAN_2,
+    "debian3": DEBIAN_3,
 }
 SIMPLE_INDEX = "https://pypi.org/simple/"
 PYPI = "pypi:"  # (a list's package column: a source distribution on PyPI, not a Debian package)
