@@ -538,10 +538,10 @@ def _find_on_page(
                 if line_label is not None and label is not None and _same_label(label, line_label):
                     return i, 1
             continue
-        if not (first_norm.startswith(head) or target.startswith(first_norm[:6]) or "(" in first.text):
-            continue
         if "(" in first.text and _signature_of(target, lines, i):
-            return i, 1
+            return i, 1  # a reference entry's signature: "fastcluster.single (X)" for "single"
+        if not (first_norm.startswith(head) or target.startswith(first_norm[:6])):
+            continue
         glossed = split_gloss(first.text)
         if glossed is not None and normalize_for_match(glossed[0]) == target:
             return i, 1  # a reference page's name line: "DATABASE \u2014 The super-type of ..."
